@@ -1,0 +1,72 @@
+using CommunityToolkit.HighPerformance;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Options;
+
+namespace Signing.Http;
+
+/// <summary>
+/// <c>POST /api/sign</c>, written once: SigningServer maps it as a minimal API and the Azure Functions app calls it
+/// from its <c>sign</c> function, so both hosts parse, choose and fail in exactly the same way.
+/// </summary>
+public sealed class SignEndpoint(SigningStrategies strategies, BufferPool pool, IOptions<SigningOptions> options)
+{
+    private readonly long _maxBodyBytes = options.Value.MaxRequestBodyBytes;
+
+    /// <summary>
+    /// Signs the envelope in <paramref name="request"/>'s body with the strategy named by <c>?strategy=</c>
+    /// (default <see cref="SigningStrategies.DefaultName"/>). Client mistakes come back as problem details with a
+    /// 4xx status; only a fault of the server itself escapes as an exception.
+    /// </summary>
+    public async Task<IResult> HandleAsync(HttpRequest request, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+
+        var requested = request.Query["strategy"];
+        if (requested.Count > 1)
+        {
+            return SignProblems.StrategyGivenTwice();
+        }
+
+        var name = string.IsNullOrEmpty(requested.ToString()) ? SigningStrategies.DefaultName : requested.ToString();
+        if (!strategies.TryGet(name, out var strategy))
+        {
+            return SignProblems.UnknownStrategy(name, strategies.Names);
+        }
+
+        if (!request.HasJsonContentType())
+        {
+            return SignProblems.UnsupportedMediaType(request.ContentType);
+        }
+
+        try
+        {
+            if (request.ContentLength > _maxBodyBytes)
+            {
+                throw new BadHttpRequestException($"The body is larger than the limit of {_maxBodyBytes} bytes.", StatusCodes.Status413PayloadTooLarge);
+            }
+
+            WidgetEnvelope envelope;
+            using (var body = await RequestBodyReader.ReadAsync(request.Body, pool, _maxBodyBytes, cancellationToken))
+            {
+                if (body.WrittenCount == 0)
+                {
+                    return SignProblems.EmptyBody();
+                }
+
+                envelope = EnvelopeParser.Parse(body.WrittenMemory.AsStream());
+            }
+
+            cancellationToken.ThrowIfCancellationRequested();
+            var result = strategy.Sign(envelope);
+            return TypedResults.Ok(new SignResponse(result.Signature, strategy.Name, "HMAC-SHA256", envelope.Widgets.Count, result.BytesSigned));
+        }
+        catch (BadHttpRequestException e)
+        {
+            return SignProblems.BadRequest(e);
+        }
+        catch (EnvelopeFormatException e)
+        {
+            return SignProblems.InvalidEnvelope(e);
+        }
+    }
+}

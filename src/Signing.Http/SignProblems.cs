@@ -1,0 +1,61 @@
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.HttpResults;
+
+namespace Signing.Http;
+
+/// <summary>
+/// Every client error the endpoint can answer, as RFC 9457 problem details, so the wording and the status codes
+/// live in one place.
+/// </summary>
+internal static class SignProblems
+{
+    public static ProblemHttpResult UnknownStrategy(string requested, IReadOnlyList<string> valid) => TypedResults.Problem(
+        title: "Unknown strategy",
+        detail: $"There is no strategy named '{Excerpt(requested)}'. Valid names: {string.Join(", ", valid)}.",
+        statusCode: StatusCodes.Status400BadRequest,
+        extensions: new Dictionary<string, object?> { ["validStrategies"] = valid });
+
+    public static ProblemHttpResult StrategyGivenTwice() => TypedResults.Problem(
+        title: "Ambiguous strategy",
+        detail: "Give the strategy query parameter at most once.",
+        statusCode: StatusCodes.Status400BadRequest);
+
+    public static ProblemHttpResult UnsupportedMediaType(string? contentType) => TypedResults.Problem(
+        title: "Unsupported media type",
+        detail: $"The body must be JSON sent as 'Content-Type: application/json'; got '{Excerpt(contentType ?? "none")}'.",
+        statusCode: StatusCodes.Status415UnsupportedMediaType);
+
+    public static ProblemHttpResult EmptyBody() => TypedResults.Problem(
+        title: "Empty body",
+        detail: "The body must be a JSON object of the form {\"widgets\":[…]}.",
+        statusCode: StatusCodes.Status400BadRequest);
+
+    public static ProblemHttpResult BadRequest(BadHttpRequestException exception) => TypedResults.Problem(
+        title: exception.StatusCode == StatusCodes.Status413PayloadTooLarge ? "Body too large" : "Bad request",
+        detail: exception.Message,
+        statusCode: exception.StatusCode);
+
+    public static ProblemHttpResult InvalidEnvelope(EnvelopeFormatException exception)
+    {
+        var extensions = new Dictionary<string, object?>();
+        if (exception.Path is not null)
+        {
+            extensions["path"] = exception.Path;
+        }
+
+        if (exception.Line is not null)
+        {
+            extensions["line"] = exception.Line;
+            extensions["position"] = exception.Position;
+        }
+
+        return TypedResults.Problem(
+            title: "Invalid envelope",
+            detail: exception.Message,
+            statusCode: StatusCodes.Status400BadRequest,
+            extensions: extensions);
+    }
+
+    // Echoing a caller's value back is useful; echoing a megabyte of it is not.
+    private static string Excerpt(string value) => value.Length <= 64 ? value : string.Concat(value.AsSpan(0, 64), "…");
+}

@@ -1,0 +1,9 @@
+namespace Signing.Http;
+
+/// <summary>The 200 body of <c>POST /api/sign</c>.</summary>
+/// <param name="Signature">HMAC-SHA256 of the canonical bytes, 64 lowercase hex characters.</param>
+/// <param name="Strategy">The canonical name of the strategy that signed, whatever case the caller used.</param>
+/// <param name="Algorithm">Always <c>HMAC-SHA256</c>; stated so a receiver need not assume it.</param>
+/// <param name="WidgetCount">How many widgets were signed.</param>
+/// <param name="BytesSigned">Length of the canonical UTF-8 document that was hashed.</param>
+public sealed record SignResponse(string Signature, string Strategy, string Algorithm, int WidgetCount, long BytesSigned);

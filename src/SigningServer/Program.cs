@@ -1,0 +1,22 @@
+using Signing.Http;
+
+var builder = WebApplication.CreateBuilder(args);
+
+// 'func start' listens on 7071, so clients and the k6 script cannot tell the two hosts apart; --urls or
+// ASPNETCORE_URLS still win.
+if (string.IsNullOrEmpty(builder.Configuration[WebHostDefaults.ServerUrlsKey]))
+{
+    builder.WebHost.UseUrls("http://localhost:7071");
+}
+
+builder.Services.AddSigning();
+
+var app = builder.Build();
+app.UseExceptionHandler();
+app.UseStatusCodePages();
+app.MapPost("/api/sign", (HttpRequest request, SignEndpoint endpoint, CancellationToken cancellationToken) =>
+    endpoint.HandleAsync(request, cancellationToken));
+app.Run();
+
+/// <summary>The entry point, public so that integration tests can host it with WebApplicationFactory.</summary>
+public partial class Program;
