@@ -1,4 +1,3 @@
-using CommunityToolkit.HighPerformance;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Options;
 
@@ -53,7 +52,7 @@ public sealed class SignEndpoint(SigningStrategies strategies, BufferPool pool, 
                     return SignProblems.EmptyBody();
                 }
 
-                envelope = EnvelopeParser.Parse(body.WrittenMemory.AsStream());
+                envelope = EnvelopeParser.Parse(body.WrittenSpan);
             }
 
             cancellationToken.ThrowIfCancellationRequested();

@@ -17,8 +17,8 @@ namespace Signing;
 public static class CanonicalJson
 {
     /// <summary>
-    /// How deep a request may nest. The envelope needs three levels; the margin is for error messages that point at
-    /// the right place, the bound is so a hostile body cannot make the reader recurse without end.
+    /// How deep a request may nest (see <see cref="EnvelopeParser"/>). The envelope needs three levels; the bound is so
+    /// a hostile body cannot make the reader recurse without end.
     /// </summary>
     public const int MaxDepth = 64;
 
@@ -43,10 +43,6 @@ public static class CanonicalJson
         DateTimeZoneHandling = DateTimeZoneHandling.Utc,
         StringEscapeHandling = StringEscapeHandling.Default,
         NullValueHandling = NullValueHandling.Include,
-        // A field the caller believes is signed must not be dropped silently.
-        MissingMemberHandling = MissingMemberHandling.Error,
-        CheckAdditionalContent = true,
-        MaxDepth = MaxDepth,
     };
 
     /// <summary>The shared serializer; Newtonsoft's serializer is thread-safe once configured.</summary>

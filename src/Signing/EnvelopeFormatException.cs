@@ -1,7 +1,8 @@
 namespace Signing;
 
 /// <summary>
-/// The body is not an envelope we can sign: malformed JSON, the wrong shape, an unknown property, invalid UTF-8.
+/// The body is not an envelope we can sign: malformed JSON, the wrong shape or types, an unknown or duplicate
+/// property, invalid UTF-8.
 /// Carries where the problem is, so the caller can fix the request, and never the offending value itself beyond
 /// a short excerpt.
 /// </summary>
@@ -25,7 +26,7 @@ public sealed class EnvelopeFormatException : Exception
     }
 
     /// <summary>Creates the exception for a problem at a known place in the document.</summary>
-    public EnvelopeFormatException(string message, string? path, int? line, int? position, Exception? innerException)
+    public EnvelopeFormatException(string message, string? path, long? line, long? position, Exception? innerException)
         : base(message, innerException)
     {
         Path = string.IsNullOrEmpty(path) ? null : path;
@@ -37,8 +38,8 @@ public sealed class EnvelopeFormatException : Exception
     public string? Path { get; }
 
     /// <summary>The 1-based line of the problem, when known.</summary>
-    public int? Line { get; }
+    public long? Line { get; }
 
-    /// <summary>The 1-based character position on <see cref="Line"/>, when known.</summary>
-    public int? Position { get; }
+    /// <summary>The 1-based byte position on <see cref="Line"/>, when known.</summary>
+    public long? Position { get; }
 }

@@ -1,43 +1,56 @@
-using System.Text;
-using Newtonsoft.Json;
+using System.Text.Json;
+using System.Text.Json.Serialization;
 
 namespace Signing;
 
 /// <summary>
-/// Reads an envelope from UTF-8 JSON with the canonical settings, strictly: what cannot be signed faithfully is an
+/// Reads an envelope from UTF-8 JSON, strictly: what cannot be signed faithfully is an
 /// <see cref="EnvelopeFormatException"/>, never a silently repaired document.
 /// </summary>
+/// <remarks>
+/// Input is read with System.Text.Json, output written with Newtonsoft.Json. Newtonsoft's reader is lenient by
+/// design (comments, trailing commas, single quotes, <c>5</c> accepted as <c>"5"</c>, names in any case, the last of
+/// two duplicate names winning, dates in any format <see cref="DateTime.Parse(string)"/> knows), and each of those
+/// would sign something other than what the caller sent. System.Text.Json refuses all of them, and also invalid
+/// UTF-8, a byte order mark and lone surrogates.
+/// </remarks>
 public static class EnvelopeParser
 {
-    // Newtonsoft's messages can quote the caller's value; a bounded excerpt keeps a 1 MB string out of responses.
+    // Newtonsoft-free messages can still quote a caller's property name; a bounded excerpt keeps 1 MB out of responses.
     private const int MaxMessageLength = 200;
 
-    // Strict on input: invalid bytes are the caller's mistake to hear about, not something to sign as U+FFFD.
-    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
-
-    /// <summary>Parses <paramref name="utf8Json"/>; leaves the stream open.</summary>
-    /// <exception cref="EnvelopeFormatException">The body is not a valid envelope.</exception>
-    public static WidgetEnvelope Parse(Stream utf8Json)
+    private static readonly JsonSerializerOptions Options = new()
     {
-        // No byte order mark detection: a BOM is not JSON (RFC 8259, section 8.1) and would not be signed.
-        using var text = new StreamReader(utf8Json, StrictUtf8, detectEncodingFromByteOrderMarks: false, bufferSize: 4096, leaveOpen: true);
-        using var reader = new JsonTextReader(text);
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        PropertyNameCaseInsensitive = false,
+        UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
+        AllowDuplicateProperties = false,
+        RespectNullableAnnotations = true,
+        RespectRequiredConstructorParameters = true,
+        NumberHandling = JsonNumberHandling.Strict,
+        ReadCommentHandling = JsonCommentHandling.Disallow,
+        AllowTrailingCommas = false,
+        MaxDepth = CanonicalJson.MaxDepth,
+        Converters = { new UtcInstantConverter() },
+    };
+
+    /// <summary>Parses one envelope from <paramref name="utf8Json"/>, the whole body.</summary>
+    /// <exception cref="EnvelopeFormatException">The body is not a valid envelope.</exception>
+    public static WidgetEnvelope Parse(ReadOnlySpan<byte> utf8Json)
+    {
         WidgetEnvelope? envelope;
         try
         {
-            envelope = CanonicalJson.Serializer.Deserialize<WidgetEnvelope>(reader);
+            envelope = JsonSerializer.Deserialize<WidgetEnvelope>(utf8Json, Options);
         }
-        catch (JsonReaderException e)
+        catch (JsonException e)
         {
-            throw new EnvelopeFormatException("Malformed JSON: " + Describe(e.Message), e.Path, e.LineNumber, e.LinePosition, e);
-        }
-        catch (JsonSerializationException e)
-        {
-            throw new EnvelopeFormatException("The JSON does not match the envelope: " + Describe(e.Message), e.Path, e.LineNumber, e.LinePosition, e);
-        }
-        catch (DecoderFallbackException e)
-        {
-            throw new EnvelopeFormatException("The body is not valid UTF-8.", e);
+            throw new EnvelopeFormatException(
+                Describe(e.Message),
+                Excerpt(e.Path is null or "$" ? null : e.Path.StartsWith("$.", StringComparison.Ordinal) ? e.Path[2..] : e.Path),
+                e.LineNumber + 1,
+                e.BytePositionInLine + 1,
+                e);
         }
 
         if (envelope is null)
@@ -56,11 +69,14 @@ public static class EnvelopeParser
         return envelope;
     }
 
-    // Newtonsoft ends its messages with " Path '…', line …, position …."; those travel as separate fields instead.
+    // System.Text.Json ends its messages with " Path: … | LineNumber: … | BytePositionInLine: …."; those travel as
+    // separate fields instead.
     private static string Describe(string message)
     {
-        var end = message.IndexOf(" Path '", StringComparison.Ordinal);
-        var reason = end >= 0 ? message[..end] : message;
-        return reason.Length <= MaxMessageLength ? reason : string.Concat(reason.AsSpan(0, MaxMessageLength), "…");
+        var end = message.IndexOf(" Path: ", StringComparison.Ordinal);
+        return Excerpt(end >= 0 ? message[..end] : message)!;
     }
+
+    private static string? Excerpt(string? text) =>
+        text is null || text.Length <= MaxMessageLength ? text : string.Concat(text.AsSpan(0, MaxMessageLength), "…");
 }
