@@ -1,0 +1,25 @@
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace SigningServer.Tests;
+
+/// <summary>A host with any environment and settings whose log is kept, for tests of start-up validation.</summary>
+public sealed class ConfiguredServerFactory(string environment, IReadOnlyDictionary<string, string?> settings)
+    : SigningServerFactory(environment, settings)
+{
+    private readonly CapturingLoggerProvider _log = new();
+
+    /// <summary>Everything the host logged, each entry with its exception, as one string per entry.</summary>
+    public IEnumerable<string> LogEntries => _log.Entries.Select(e => e.ToString());
+
+    /// <summary>The exceptions the host logged, such as the one that stopped it from starting.</summary>
+    public IEnumerable<Exception> LoggedExceptions => _log.Entries.Select(e => e.Exception).OfType<Exception>();
+
+    /// <inheritdoc/>
+    protected override void ConfigureWebHost(IWebHostBuilder builder)
+    {
+        base.ConfigureWebHost(builder);
+        builder.ConfigureServices(services => services.AddSingleton<ILoggerProvider>(_log));
+    }
+}

@@ -1,0 +1,78 @@
+using System.Net.Sockets;
+using System.Text;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// Requests no well-behaved HttpClient sends, written byte by byte to real Kestrel: broken chunked framing, and a
+/// client that gives up halfway through its body. Neither may cost a 500 or a pooled buffer.
+/// </summary>
+public sealed class KestrelMalformedHttpTests(KestrelSigningServerFactory factory) : IClassFixture<KestrelSigningServerFactory>
+{
+    [Fact]
+    public async Task Client_that_stops_sending_before_its_content_length_costs_no_buffer()
+    {
+        var response = await SendRawAsync(
+            "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"widgets\":[",
+            closeSending: true);
+
+        // Kestrel takes the half-close as the client going away, so usually there is no answer at all (or a reset);
+        // if there is one, it is a 400.
+        Assert.True(response.Length == 0 || response.StartsWith("HTTP/1.1 400 ", StringComparison.Ordinal), response);
+
+        // The connection closing does not wait for the request to finish unwinding, so give it a moment.
+        for (var wait = 0; wait < 100 && factory.Pool.InUseBytes != 0; wait++)
+        {
+            await Task.Delay(50);
+        }
+
+        await AssertStillSigningAsync();
+    }
+
+    [Fact]
+    public async Task Broken_chunked_framing_is_400()
+    {
+        var response = await SendRawAsync(
+            "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"wid\r\nnot-hex\r\n",
+            closeSending: false);
+
+        Assert.StartsWith("HTTP/1.1 400 ", response, StringComparison.Ordinal);
+        await AssertStillSigningAsync();
+    }
+
+    private async Task AssertStillSigningAsync()
+    {
+        using var client = factory.CreateClient();
+        await ServerHealth.AssertStillSigningAsync(client, factory);
+    }
+
+    // Sends a POST with the given headers and body text on a new connection and returns everything the server
+    // answers until it closes the connection.
+    private async Task<string> SendRawAsync(string headersAndBody, bool closeSending)
+    {
+        using var client = factory.CreateClient();
+        var address = client.BaseAddress!;
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        using var tcp = new TcpClient();
+        await tcp.ConnectAsync(address.Host, address.Port, timeout.Token);
+        var stream = tcp.GetStream();
+
+        var request = $"POST /api/sign HTTP/1.1\r\nHost: {address.Authority}\r\nConnection: close\r\n{headersAndBody}";
+        await stream.WriteAsync(Encoding.ASCII.GetBytes(request), timeout.Token);
+        if (closeSending)
+        {
+            tcp.Client.Shutdown(SocketShutdown.Send);
+        }
+
+        using var reader = new StreamReader(stream, Encoding.UTF8);
+        try
+        {
+            return await reader.ReadToEndAsync(timeout.Token);
+        }
+        catch (IOException) when (closeSending)
+        {
+            // The server reset a connection whose client had already stopped sending: no answer, as the caller expects.
+            return "";
+        }
+    }
+}

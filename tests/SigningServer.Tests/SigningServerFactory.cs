@@ -1,0 +1,58 @@
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Signing;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// SigningServer on the in-memory TestServer, in the "Testing" environment (so no appsettings.Development.json and
+/// no development key), signing with <see cref="TestKey"/>. Subclasses change the settings or the server.
+/// </summary>
+public class SigningServerFactory : WebApplicationFactory<Program>
+{
+    /// <summary>An environment that is neither Development nor Production, named explicitly.</summary>
+    public const string TestingEnvironment = "Testing";
+
+    private readonly string _environment;
+    private readonly Dictionary<string, string?> _settings;
+
+    /// <summary>The usual test host: the test key and default limits.</summary>
+    public SigningServerFactory()
+        : this(TestingEnvironment, new Dictionary<string, string?> { ["Signing:Key"] = TestKey.Base64 })
+    {
+    }
+
+    /// <summary>A host in <paramref name="environment"/> with exactly <paramref name="settings"/> added to its configuration.</summary>
+    protected SigningServerFactory(string environment, IReadOnlyDictionary<string, string?> settings)
+    {
+        _environment = environment;
+        _settings = new Dictionary<string, string?>(settings);
+    }
+
+    /// <summary>The host's buffer pool, to check that every rented byte went back.</summary>
+    public BufferPool Pool => Services.GetRequiredService<BufferPool>();
+
+    /// <summary>The host's strategies, so tests cover every name the server really offers.</summary>
+    public SigningStrategies Strategies => Services.GetRequiredService<SigningStrategies>();
+
+    /// <summary>
+    /// A client that sends request content as it is, without the redirect handler that buffers every request body (and
+    /// so gives it a Content-Length) in case it has to be sent again.
+    /// </summary>
+    public HttpClient CreateStreamingClient()
+    {
+        // On Kestrel the factory learns the server's address (into ClientOptions) only once the server has started.
+        StartServer();
+        return CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false, BaseAddress = ClientOptions.BaseAddress });
+    }
+
+    /// <inheritdoc/>
+    protected override void ConfigureWebHost(IWebHostBuilder builder)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        builder.UseEnvironment(_environment);
+        builder.ConfigureAppConfiguration((_, configuration) => configuration.AddInMemoryCollection(_settings));
+    }
+}

@@ -1,0 +1,176 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Security.Cryptography;
+using Microsoft.Extensions.Options;
+using Signing.Http;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// A missing, malformed, short or publicly known key stops the host as it starts, with a message that names
+/// <c>Signing:Key</c> and never repeats the key.
+/// </summary>
+public sealed class StartupValidationTests
+{
+    private const string Production = "Production";
+
+    // python3 -c "import base64; print(base64.b64encode(bytes(range(31))).decode())"
+    private const string ThirtyOneByteKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg==";
+
+    [Fact]
+    public void Missing_key_stops_the_host_naming_the_setting()
+    {
+        var message = AssertStartFails(SigningServerFactory.TestingEnvironment, new Dictionary<string, string?>());
+
+        Assert.Contains("is missing", message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("   ")]
+    public void Blank_key_stops_the_host_naming_the_setting(string key)
+    {
+        var message = AssertStartFails(SigningServerFactory.TestingEnvironment, WithKey(key));
+
+        Assert.Contains("is missing", message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("not base64 at all, but long enough to be a key!!")]
+    [InlineData("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")]
+    [InlineData("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=%")]
+    public void Malformed_base64_key_stops_the_host_without_repeating_it(string key)
+    {
+        var message = AssertStartFails(SigningServerFactory.TestingEnvironment, WithKey(key), key);
+
+        Assert.Contains("not valid base64", message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Thirty_one_byte_key_stops_the_host_without_repeating_it()
+    {
+        Assert.Equal(31, Convert.FromBase64String(ThirtyOneByteKey).Length);
+
+        var message = AssertStartFails(SigningServerFactory.TestingEnvironment, WithKey(ThirtyOneByteKey), ThirtyOneByteKey);
+
+        Assert.Contains("31 bytes", message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(Production)]
+    [InlineData("Staging")]
+    [InlineData(SigningServerFactory.TestingEnvironment)]
+    public void Development_key_outside_development_stops_the_host_without_repeating_it(string environment)
+    {
+        var message = AssertStartFails(environment, WithKey(DevelopmentKey.Base64), DevelopmentKey.Base64);
+
+        Assert.Contains("development key", message, StringComparison.Ordinal);
+        Assert.Contains(environment, message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Development_key_with_surrounding_whitespace_is_still_refused_in_production()
+    {
+        AssertStartFails(Production, WithKey(" " + DevelopmentKey.Base64 + "\n"), DevelopmentKey.Base64);
+    }
+
+    [Fact]
+    public void Body_limit_out_of_range_stops_the_host_naming_the_setting()
+    {
+        var settings = WithKey(TestKey.Base64);
+        settings["Signing:MaxRequestBodyBytes"] = "10";
+
+        var (_, validation, _) = StartAndCatch(SigningServerFactory.TestingEnvironment, settings);
+
+        Assert.Contains("Signing:MaxRequestBodyBytes", validation.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Development_key_is_accepted_in_development()
+    {
+        using var factory = new ConfiguredServerFactory("Development", WithKey(DevelopmentKey.Base64));
+
+        await AssertSignsWithAsync(factory, Convert.FromBase64String(DevelopmentKey.Base64));
+    }
+
+    [Fact]
+    public async Task Development_key_comes_from_appsettings_development_json_in_development()
+    {
+        using var factory = new ConfiguredServerFactory("Development", new Dictionary<string, string?>());
+
+        await AssertSignsWithAsync(factory, Convert.FromBase64String(DevelopmentKey.Base64));
+    }
+
+    [Fact]
+    public async Task Key_of_its_own_is_accepted_in_production()
+    {
+        using var factory = new ConfiguredServerFactory(Production, WithKey(TestKey.Base64));
+
+        await AssertSignsWithAsync(factory, TestKey.Bytes);
+    }
+
+    private static Dictionary<string, string?> WithKey(string key) => new() { ["Signing:Key"] = key };
+
+    // Returns the validation message after checking that it names the setting and that neither the exception
+    // (message, inner exceptions, stack) nor anything the host logged contains the key.
+    private static string AssertStartFails(string environment, Dictionary<string, string?> settings, string? key = null)
+    {
+        var (thrown, validation, log) = StartAndCatch(environment, settings);
+
+        Assert.Contains("Signing:Key", validation.Message, StringComparison.Ordinal);
+        if (key is not null)
+        {
+            Assert.DoesNotContain(key.Trim(), thrown.ToString(), StringComparison.Ordinal);
+            Assert.DoesNotContain(key.Trim(), validation.ToString(), StringComparison.Ordinal);
+            Assert.All(log, entry => Assert.DoesNotContain(key.Trim(), entry, StringComparison.Ordinal));
+        }
+
+        return validation.Message;
+    }
+
+    private static (Exception Thrown, OptionsValidationException Validation, IReadOnlyList<string> Log) StartAndCatch(
+        string environment, Dictionary<string, string?> settings)
+    {
+        using var factory = new ConfiguredServerFactory(environment, settings);
+
+        var thrown = Assert.ThrowsAny<Exception>(() => factory.CreateClient());
+
+        // The failure normally arrives here as it is. But the app runs on its own thread under WebApplicationFactory,
+        // and when that thread disposes the failed host before the factory asks it for its lifetime, the factory
+        // throws ObjectDisposedException instead (a race in Mvc.Testing's DeferredHost). The host logs the real
+        // failure ("Hosting failed to start") before it rethrows, so the log always has it, as an operator would see it.
+        var logged = factory.LoggedExceptions.Select(Find).FirstOrDefault(e => e is not null);
+        Assert.True(logged is not null, "The start-up failure was not logged; thrown: " + thrown);
+        if (Find(thrown) is { } validation)
+        {
+            Assert.Equal(logged.Message, validation.Message);
+        }
+
+        return (thrown, logged, factory.LogEntries.ToList());
+    }
+
+    private static OptionsValidationException? Find(Exception? exception)
+    {
+        for (var e = exception; e is not null; e = e.InnerException)
+        {
+            if (e is OptionsValidationException validation)
+            {
+                return validation;
+            }
+        }
+
+        return null;
+    }
+
+    private static async Task AssertSignsWithAsync(SigningServerFactory factory, byte[] key)
+    {
+        using var client = factory.CreateClient();
+        var body = Bodies.Canonical(widgetCount: 2, seed: 31);
+
+        using var response = await client.PostAsync("/api/sign", Bodies.Json(body));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var signed = await response.Content.ReadFromJsonAsync<SignResponse>();
+        Assert.Equal(Convert.ToHexStringLower(HMACSHA256.HashData(key, body)), signed!.Signature);
+    }
+}

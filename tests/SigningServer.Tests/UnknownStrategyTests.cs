@@ -1,0 +1,55 @@
+using System.Net;
+
+namespace SigningServer.Tests;
+
+/// <summary>A strategy name the server does not have: 400 listing the names it does.</summary>
+public sealed class UnknownStrategyTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>
+{
+    [Theory]
+    [InlineData("nope")]
+    [InlineData("recyclable")]
+    [InlineData("pooled%20")]
+    [InlineData("%E2%9C%93")]
+    public async Task Unknown_strategy_is_400_listing_the_valid_names(string strategy)
+    {
+        using var client = factory.CreateClient();
+
+        using var response = await client.PostAsync("/api/sign?strategy=" + strategy, Bodies.Json(Bodies.Canonical(1, 1)));
+
+        var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
+        var valid = problem.GetProperty("validStrategies").EnumerateArray().Select(e => e.GetString()!).ToArray();
+        Assert.Equal(factory.Strategies.Names, valid);
+        foreach (var name in factory.Strategies.Names)
+        {
+            Assert.Contains(name, ProblemResponse.Detail(problem), StringComparison.Ordinal);
+        }
+
+        await ServerHealth.AssertStillSigningAsync(client, factory);
+    }
+
+    [Fact]
+    public async Task Very_long_strategy_name_is_not_echoed_in_full()
+    {
+        using var client = factory.CreateClient();
+        var name = new string('x', 10_000);
+
+        using var response = await client.PostAsync("/api/sign?strategy=" + name, Bodies.Json(Bodies.Canonical(1, 1)));
+
+        var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
+        Assert.DoesNotContain(name, ProblemResponse.Detail(problem), StringComparison.Ordinal);
+        Assert.True(ProblemResponse.Detail(problem).Length < 500);
+        await ServerHealth.AssertStillSigningAsync(client, factory);
+    }
+
+    [Fact]
+    public async Task Strategy_given_twice_is_400()
+    {
+        using var client = factory.CreateClient();
+
+        using var response = await client.PostAsync("/api/sign?strategy=string&strategy=pooled", Bodies.Json(Bodies.Canonical(1, 1)));
+
+        var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
+        Assert.Contains("strategy", ProblemResponse.Detail(problem), StringComparison.Ordinal);
+        await ServerHealth.AssertStillSigningAsync(client, factory);
+    }
+}
