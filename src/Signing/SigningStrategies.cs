@@ -35,6 +35,9 @@ public sealed class SigningStrategies
         new StringSigner(key),
         new MemoryStreamSigner(key),
         new PooledBufferSigner(key, pool),
+        new PooledHashSigner(key, pool),
+        new StreamingSigner(key),
+        new Utf8Signer(key, pool),
     ]);
 
     /// <summary>Finds a strategy by name, ignoring case.</summary>

@@ -1,0 +1,31 @@
+using System.Text;
+using Newtonsoft.Json;
+
+namespace Signing.Benchmarks;
+
+/// <summary>
+/// What every benchmark signs with, made the same way each time: a fixed key and the generator's deterministic
+/// envelopes, so runs on different days or machines measure the same work.
+/// </summary>
+public static class BenchmarkInputs
+{
+    /// <summary>The widget count of the write-up's table: about 1.1 MB of canonical JSON.</summary>
+    public const int WriteUpWidgetCount = 3_000;
+
+    /// <summary>The generator seed; any fixed value would do, this one is the tests' as well.</summary>
+    public const int Seed = 42;
+
+    /// <summary>The key bytes, kept here because the HMAC-only floor needs them without a strategy around them.</summary>
+    public static byte[] KeyBytes { get; } = Encoding.ASCII.GetBytes("benchmark key, 32 bytes long....");
+
+    /// <summary>The strategies under test, as the service builds them, sharing one pool as they would in a process.</summary>
+    public static SigningStrategies CreateStrategies() =>
+        SigningStrategies.CreateBuiltIn(new SigningKey(KeyBytes), new BufferPool(new PooledBufferOptions()));
+
+    /// <summary>Plain widgets, like the write-up's data.</summary>
+    public static WidgetEnvelope CreateEnvelope(int widgetCount) => EnvelopeGenerator.Create(widgetCount, Seed, GeneratedText.Plain);
+
+    /// <summary>The canonical bytes of <paramref name="envelope"/>, for the HMAC-only floor.</summary>
+    public static byte[] CanonicalBytes(WidgetEnvelope envelope) =>
+        Encoding.UTF8.GetBytes(JsonConvert.SerializeObject(envelope, CanonicalJson.Settings));
+}
