@@ -8,9 +8,10 @@ namespace Signing.Http;
 public static class SigningServiceCollectionExtensions
 {
     /// <summary>
-    /// Registers <see cref="SignEndpoint"/> and what it needs, bound to configuration section <c>Signing</c> and
-    /// validated when the host starts, so a missing or weak key stops the app before it takes a request. Also sets
-    /// Kestrel's body limit to <see cref="SigningOptions.MaxRequestBodyBytes"/>.
+    /// Registers <see cref="SignEndpoint"/>, <see cref="StatsEndpoint"/> and what they need, bound to configuration
+    /// section <c>Signing</c> and validated when the host starts, so a missing or weak key stops the app before it takes
+    /// a request. Also sets Kestrel's body limit to <see cref="SigningOptions.MaxRequestBodyBytes"/>, and adds the
+    /// metrics services (which the usual hosts have already) so the <c>Signing</c> meter works in any container.
     /// </summary>
     public static IServiceCollection AddSigning(this IServiceCollection services)
     {
@@ -24,7 +25,10 @@ public static class SigningServiceCollectionExtensions
         services.AddSingleton(sp => SigningStrategies.CreateBuiltIn(
             SigningKey.FromBase64(sp.GetRequiredService<IOptions<SigningOptions>>().Value.Key),
             sp.GetRequiredService<BufferPool>()));
+        services.AddMetrics();
+        services.AddSingleton<SigningTelemetry>();
         services.AddSingleton<SignEndpoint>();
+        services.AddSingleton<StatsEndpoint>();
         services.AddProblemDetails();
         return services;
     }

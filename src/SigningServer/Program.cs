@@ -16,6 +16,7 @@ app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.MapPost("/api/sign", (HttpRequest request, SignEndpoint endpoint, CancellationToken cancellationToken) =>
     endpoint.HandleAsync(request, cancellationToken));
+app.MapGet("/api/stats", (HttpRequest request, StatsEndpoint endpoint) => endpoint.Handle(request));
 app.Run();
 
 /// <summary>The entry point, public so that integration tests can host it with WebApplicationFactory.</summary>

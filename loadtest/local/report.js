@@ -1,0 +1,64 @@
+// @ts-check
+// Prints and writes the per-strategy table of a local wrk run (loadtest/run-local.sh), from the files that run left
+// in one directory: strategies.txt (the names, in order) and, for each name, NAME.before.json and NAME.after.json
+// (GET /api/stats around the measured run) and NAME.wrk.json (the line sign.lua printed).
+// Usage: node loadtest/local/report.js DIRECTORY TITLE
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeServer, markdownTable, row, serverDelta, serverDescription } from '../lib/strategy-table.js';
+
+/**
+ * What sign.lua's done() prints: wrk's own summary, latencies in microseconds.
+ * @typedef {object} WrkResult
+ * @property {number} requests
+ * @property {number} durationMicroseconds
+ * @property {number} p50Microseconds
+ * @property {number} p90Microseconds
+ * @property {number} p99Microseconds
+ * @property {number} non2xx Responses with a status of 400 or more, as wrk counts them.
+ * @property {number} socketErrors Connect, read, write and timeout errors.
+ */
+
+const [directory, title] = process.argv.slice(2);
+if (!directory || !title) {
+  console.error('Usage: node loadtest/local/report.js DIRECTORY TITLE');
+  process.exit(2);
+}
+
+/** @param {string} name */
+const readJson = (name) => JSON.parse(readFileSync(join(directory, name), 'utf8'));
+
+const strategies = readFileSync(join(directory, 'strategies.txt'), 'utf8').split('\n').filter((s) => s.length > 0);
+/** @type {import('../lib/strategy-table.js').ServiceStats | undefined} */
+let last;
+const rows = strategies.map((strategy) => {
+  /** @type {import('../lib/strategy-table.js').ServiceStats} */
+  const before = readJson(`${strategy}.before.json`);
+  /** @type {import('../lib/strategy-table.js').ServiceStats} */
+  const after = readJson(`${strategy}.after.json`);
+  /** @type {WrkResult} */
+  const wrk = readJson(`${strategy}.wrk.json`);
+  last = after;
+  return row(strategy, {
+    requests: wrk.requests,
+    seconds: wrk.durationMicroseconds / 1e6,
+    p50Ms: wrk.p50Microseconds / 1000,
+    p90Ms: wrk.p90Microseconds / 1000,
+    p99Ms: wrk.p99Microseconds / 1000,
+    errors: wrk.non2xx + wrk.socketErrors,
+  }, serverDelta(before, after, strategy));
+});
+
+const heading = last ? `${title}; ${describeServer(serverDescription(last))}` : title;
+const table = markdownTable(heading, rows);
+writeFileSync(join(directory, 'summary.md'), table);
+writeFileSync(join(directory, 'summary.json'), JSON.stringify({ title: heading, rows }, null, 2));
+process.stdout.write(`${table}\n`);
+
+// A comparison is only fair between runs that served every request; the table is still written, to show why not.
+const unclean = rows.filter((r) => r.errors > 0 || r.server.requests === 0);
+if (unclean.length > 0) {
+  console.error(`Not a clean run: ${unclean.map((r) => `${r.strategy} (${r.errors} failed, ${r.server.requests} served)`).join(', ')}.`);
+  process.exitCode = 1;
+}

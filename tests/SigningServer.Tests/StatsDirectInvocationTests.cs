@@ -1,0 +1,54 @@
+using System.Text.Json;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Signing;
+using Signing.Http;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// <see cref="StatsEndpoint"/> with no server, as the Functions app's <c>stats</c> function runs it: the services from
+/// <c>AddSigning()</c> alone (so the meter must not depend on a host having added metrics), a
+/// <see cref="DefaultHttpContext"/>, and the returned result executed onto it.
+/// </summary>
+public sealed class StatsDirectInvocationTests
+{
+    [Fact]
+    public async Task Stats_from_AddSigning_alone_are_a_json_snapshot_of_every_strategy()
+    {
+        await using var services = BuildServices();
+        await using var scope = services.CreateAsyncScope();
+        var context = new DefaultHttpContext { RequestServices = scope.ServiceProvider };
+        context.Request.Method = HttpMethods.Get;
+        context.Request.Path = "/api/stats";
+        using var responseBody = new MemoryStream();
+        context.Response.Body = responseBody;
+
+        var result = scope.ServiceProvider.GetRequiredService<StatsEndpoint>().Handle(context.Request);
+        await result.ExecuteAsync(context);
+
+        Assert.Equal(StatusCodes.Status200OK, context.Response.StatusCode);
+        Assert.StartsWith("application/json", context.Response.ContentType, StringComparison.Ordinal);
+        Assert.Equal("no-store", context.Response.Headers.CacheControl.ToString());
+        using var document = JsonDocument.Parse(responseBody.ToArray());
+        Assert.Equal(
+            services.GetRequiredService<SigningStrategies>().Names,
+            document.RootElement.GetProperty("strategies").EnumerateArray().Select(s => s.GetProperty("name").GetString()!));
+        Assert.All(document.RootElement.GetProperty("strategies").EnumerateArray(), s => Assert.Equal(0, s.GetProperty("requests").GetInt64()));
+    }
+
+    private static ServiceProvider BuildServices()
+    {
+        var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection(new Dictionary<string, string?> { ["Signing:Key"] = TestKey.Base64 })
+            .Build();
+        var services = new ServiceCollection();
+        services.AddSingleton<IConfiguration>(configuration);
+        services.AddSingleton<IHostEnvironment>(new TestHostEnvironment(SigningServerFactory.TestingEnvironment));
+        services.AddLogging();
+        services.AddSigning();
+        return services.BuildServiceProvider(new ServiceProviderOptions { ValidateOnBuild = true, ValidateScopes = true });
+    }
+}
