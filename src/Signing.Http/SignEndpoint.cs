@@ -1,5 +1,6 @@
-using System.Diagnostics;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace Signing.Http;
@@ -8,71 +9,44 @@ namespace Signing.Http;
 /// <c>POST /api/sign</c>, written once: SigningServer maps it as a minimal API and the Azure Functions app calls it
 /// from its <c>sign</c> function, so both hosts parse, choose and fail in exactly the same way.
 /// </summary>
-public sealed class SignEndpoint(SigningStrategies strategies, BufferPool pool, SigningTelemetry telemetry, IOptions<SigningOptions> options)
+public sealed class SignEndpoint(
+    SigningKeyRing keys, BufferPool pool, SigningTelemetry telemetry, IOptions<SigningOptions> options, ILogger<SignEndpoint> logger)
 {
-    private readonly long _maxBodyBytes = options.Value.MaxRequestBodyBytes;
+    /// <summary>The value of <see cref="SignResponse.Algorithm"/>, and the only algorithm verify checks.</summary>
+    internal const string Algorithm = "HMAC-SHA256";
+
+    /// <summary>Stands in for the strategy in logs when the request named none that exists: the caller's text is not logged.</summary>
+    internal const string NoStrategy = "none";
+
+    private readonly EnvelopeRequestReader _reader = new(pool, options.Value.MaxRequestBodyBytes);
 
     /// <summary>
-    /// Signs the envelope in <paramref name="request"/>'s body with the strategy named by <c>?strategy=</c>
-    /// (default <see cref="SigningStrategies.DefaultName"/>). Client mistakes come back as problem details with a
-    /// 4xx status; only a fault of the server itself escapes as an exception.
+    /// Signs the envelope in <paramref name="request"/>'s body with the active key and the strategy named by
+    /// <c>?strategy=</c> (default <see cref="SigningStrategies.DefaultName"/>). Client mistakes come back as problem
+    /// details with a 4xx status; only a fault of the server itself escapes as an exception.
     /// </summary>
     /// <remarks>
     /// Once the strategy is known, every response carries what the request cost (<see cref="SignCostHeaders"/>) and
-    /// every outcome is counted against that strategy (<see cref="SigningTelemetry"/>). Parsing and signing are
-    /// synchronous, so their allocations are read from the request's own thread and belong to this request alone.
+    /// every outcome is counted against that strategy (<see cref="SigningTelemetry"/>) and logged. Parsing and signing
+    /// are synchronous, so their allocations are read from the request's own thread and belong to this request alone.
     /// </remarks>
     public async Task<IResult> HandleAsync(HttpRequest request, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(request);
 
-        var requested = request.Query["strategy"];
-        if (requested.Count > 1)
+        var phases = new RequestPhases();
+        if (!EnvelopeRequestReader.TryChooseStrategy(request, keys.Active, out var strategy, out var problem))
         {
-            return SignProblems.StrategyGivenTwice();
+            return Rejected(problem, NoStrategy, phases);
         }
 
-        var name = string.IsNullOrEmpty(requested.ToString()) ? SigningStrategies.DefaultName : requested.ToString();
-        if (!strategies.TryGet(name, out var strategy))
-        {
-            return SignProblems.UnknownStrategy(name, strategies.Names);
-        }
-
-        var started = Stopwatch.GetTimestamp();
-        TimeSpan? read = null;
-        PhaseCost? parse = null;
-        PhaseCost? sign = null;
         var succeeded = false;
         try
         {
-            if (!request.HasJsonContentType())
+            var read = await _reader.ReadAsync(request, phases, cancellationToken);
+            if (read.Envelope is not { } envelope)
             {
-                return SignProblems.UnsupportedMediaType(request.ContentType);
-            }
-
-            if (request.ContentLength > _maxBodyBytes)
-            {
-                throw new BadHttpRequestException($"The body is larger than the limit of {_maxBodyBytes} bytes.", StatusCodes.Status413PayloadTooLarge);
-            }
-
-            WidgetEnvelope envelope;
-            using (var body = await RequestBodyReader.ReadAsync(request.Body, pool, _maxBodyBytes, cancellationToken))
-            {
-                read = Stopwatch.GetElapsedTime(started);
-                if (body.WrittenCount == 0)
-                {
-                    return SignProblems.EmptyBody();
-                }
-
-                var parsing = PhaseMark.Start();
-                try
-                {
-                    envelope = EnvelopeParser.Parse(body.WrittenSpan);
-                }
-                finally
-                {
-                    parse = parsing.Stop();
-                }
+                return Rejected(read.Problem!, strategy.Name, phases);
             }
 
             cancellationToken.ThrowIfCancellationRequested();
@@ -84,27 +58,40 @@ public sealed class SignEndpoint(SigningStrategies strategies, BufferPool pool, 
             }
             finally
             {
-                sign = signing.Stop();
+                phases.Sign = signing.Stop();
             }
 
             succeeded = true;
-            return TypedResults.Ok(new SignResponse(result.Signature, strategy.Name, "HMAC-SHA256", envelope.Widgets.Count, result.BytesSigned));
-        }
-        catch (BadHttpRequestException e)
-        {
-            return SignProblems.BadRequest(e);
-        }
-        catch (EnvelopeFormatException e)
-        {
-            return SignProblems.InvalidEnvelope(e);
+            if (logger.IsEnabled(LogLevel.Information))
+            {
+                double readMs = Milliseconds(phases.Read), parseMs = Milliseconds(phases.Parse?.Duration), signMs = Milliseconds(phases.Sign?.Duration);
+                SigningLog.Signed(
+                    logger, strategy.Name, keys.ActiveKeyId, envelope.Widgets.Count, phases.BodyBytes, result.BytesSigned,
+                    readMs, parseMs, signMs, phases.Elapsed.TotalMilliseconds);
+            }
+
+            return TypedResults.Ok(new SignResponse(result.Signature, strategy.Name, Algorithm, envelope.Widgets.Count, result.BytesSigned, keys.ActiveKeyId));
         }
         finally
         {
             // Headers go on now, before the host executes the result; a fault that escapes is answered by the
             // exception handler, which clears them along with everything else.
-            var cost = new SignCost(read, parse, sign);
+            var cost = phases.Cost;
             SignCostHeaders.Write(request.HttpContext.Response.Headers, cost);
-            telemetry.Record(strategy.Name, cost, Stopwatch.GetElapsedTime(started), succeeded);
+            telemetry.Record(strategy.Name, cost, phases.Elapsed, succeeded);
         }
+    }
+
+    /// <summary>A phase's duration for a log field: zero for a phase the request never reached.</summary>
+    internal static double Milliseconds(TimeSpan? duration) => duration?.TotalMilliseconds ?? 0;
+
+    private ProblemHttpResult Rejected(ProblemHttpResult problem, string strategy, RequestPhases phases)
+    {
+        if (logger.IsEnabled(LogLevel.Information))
+        {
+            SigningLog.SignRejected(logger, strategy, problem.StatusCode, problem.ProblemDetails.Title, phases.BodyBytes, phases.Elapsed.TotalMilliseconds);
+        }
+
+        return problem;
     }
 }

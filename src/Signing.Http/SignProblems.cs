@@ -4,8 +4,8 @@ using Microsoft.AspNetCore.Http.HttpResults;
 namespace Signing.Http;
 
 /// <summary>
-/// Every client error the endpoint can answer, as RFC 9457 problem details, so the wording and the status codes
-/// live in one place.
+/// Every client error the sign and verify endpoints can answer, as RFC 9457 problem details, so the wording and the
+/// status codes live in one place.
 /// </summary>
 internal static class SignProblems
 {
@@ -55,6 +55,16 @@ internal static class SignProblems
             statusCode: StatusCodes.Status400BadRequest,
             extensions: extensions);
     }
+
+    public static ProblemHttpResult MalformedSignatureHeader() => TypedResults.Problem(
+        title: "Malformed signature header",
+        detail: $"Send exactly one '{SignatureHeader.Name}: {SignatureHeader.Prefix}<hex>' header, where <hex> is the {2 * SignatureHeader.HmacBytes} hex digits of the HMAC-SHA256.",
+        statusCode: StatusCodes.Status400BadRequest);
+
+    public static ProblemHttpResult SignatureMismatch() => TypedResults.Problem(
+        title: "Signature mismatch",
+        detail: "The signature does not match the envelope under any configured key.",
+        statusCode: StatusCodes.Status401Unauthorized);
 
     // Echoing a caller's value back is useful; echoing a megabyte of it is not.
     private static string Excerpt(string value) => value.Length <= 64 ? value : string.Concat(value.AsSpan(0, 64), "…");

@@ -6,4 +6,8 @@ namespace Signing.Http;
 /// <param name="Algorithm">Always <c>HMAC-SHA256</c>; stated so a receiver need not assume it.</param>
 /// <param name="WidgetCount">How many widgets were signed.</param>
 /// <param name="BytesSigned">Length of the canonical UTF-8 document that was hashed.</param>
-public sealed record SignResponse(string Signature, string Strategy, string Algorithm, int WidgetCount, long BytesSigned);
+/// <param name="KeyId">
+/// The id of the key that signed (<see cref="SigningKeyRing.DefaultKeyId"/> with the single-key form), so a receiver
+/// that holds several keys during a rotation knows which one to check with. The id, never the key.
+/// </param>
+public sealed record SignResponse(string Signature, string Strategy, string Algorithm, int WidgetCount, long BytesSigned, string KeyId);

@@ -2,16 +2,33 @@ namespace Signing.Http;
 
 /// <summary>
 /// Everything the service reads from configuration section <c>Signing</c> (environment variables
-/// <c>Signing__Key</c>, <c>Signing__MaxRequestBodyBytes</c>, <c>Signing__Buffers__…</c>). Checked at start-up by
-/// <see cref="SigningOptionsValidator"/>.
+/// <c>Signing__Key</c>, <c>Signing__Keys__&lt;id&gt;</c>, <c>Signing__ActiveKeyId</c>, <c>Signing__MaxRequestBodyBytes</c>,
+/// <c>Signing__Buffers__…</c>). Checked at start-up by <see cref="SigningOptionsValidator"/>.
 /// </summary>
 public sealed class SigningOptions
 {
     /// <summary>The configuration section these options are bound from.</summary>
     public const string SectionName = "Signing";
 
-    /// <summary>The HMAC key, base64, at least 32 bytes decoded. Never logged and never returned.</summary>
+    /// <summary>
+    /// The single-key form: one HMAC key, base64, at least 32 bytes decoded, whose id is
+    /// <see cref="SigningKeyRing.DefaultKeyId"/>. Kept so that a deployment with one key needs one setting. Never logged
+    /// and never returned.
+    /// </summary>
     public string? Key { get; set; }
+
+    /// <summary>
+    /// Further keys by id (<c>Signing:Keys:&lt;id&gt;</c>), each base64 of at least 32 bytes, so that a new key can be
+    /// added for verification before it signs and an old one kept for verification after it stops: rotation with no
+    /// failed verifications. Never logged and never returned; only the ids are.
+    /// </summary>
+    public Dictionary<string, string?> Keys { get; set; } = new(StringComparer.Ordinal);
+
+    /// <summary>
+    /// The id of the key that signs. Required when more than one key is configured; with exactly one it may be left out,
+    /// and that key signs.
+    /// </summary>
+    public string? ActiveKeyId { get; set; }
 
     /// <summary>
     /// The largest body accepted; larger ones get 413 before they are read to the end. 32 MiB is about 29 times the
@@ -22,4 +39,25 @@ public sealed class SigningOptions
 
     /// <summary>Sizes of the buffer pool behind the <c>pooled</c> strategy and request bodies.</summary>
     public PooledBufferOptions Buffers { get; set; } = new();
+
+    /// <summary>
+    /// Every key configured in either form, with the setting it came from so that a problem can name it: the
+    /// single-key <see cref="Key"/> first (also when it is missing and no other key is set, so that the usual
+    /// "is missing" message names it), then <see cref="Keys"/> in ordinal order of id.
+    /// </summary>
+    internal IReadOnlyList<ConfiguredKey> ConfiguredKeys()
+    {
+        var keys = new List<ConfiguredKey>(Keys.Count + 1);
+        if (!string.IsNullOrWhiteSpace(Key) || Keys.Count == 0)
+        {
+            keys.Add(new ConfiguredKey(SigningKeyRing.DefaultKeyId, SectionName + ":Key", SectionName + "__Key", Key));
+        }
+
+        foreach (var (id, value) in Keys.OrderBy(k => k.Key, StringComparer.Ordinal))
+        {
+            keys.Add(new ConfiguredKey(id, $"{SectionName}:Keys:{id}", $"{SectionName}__Keys__{id}", value));
+        }
+
+        return keys;
+    }
 }

@@ -14,16 +14,18 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment) : IVal
     {
         ArgumentNullException.ThrowIfNull(options);
         var failures = new List<string>();
-        const string Key = SigningOptions.SectionName + ":Key";
+        var keys = options.ConfiguredKeys();
+        foreach (var key in keys)
+        {
+            ValidateKey(key, failures);
+        }
 
-        if (!SigningKey.TryParseBase64(options.Key, out _, out var problem))
+        if (keys.Count(k => k.Id == SigningKeyRing.DefaultKeyId) > 1)
         {
-            failures.Add($"{Key} (environment variable Signing__Key) {problem}. Set it to a base64 string of at least {SigningKey.MinimumBytes} random bytes, for example the output of 'openssl rand -base64 32'.");
+            failures.Add($"{SigningOptions.SectionName}:Keys:{SigningKeyRing.DefaultKeyId} has the id that {SigningOptions.SectionName}:Key already has; give it another id.");
         }
-        else if (!environment.IsDevelopment() && options.Key!.Trim() == DevelopmentKey.Base64)
-        {
-            failures.Add($"{Key} is the committed development key, which is refused in the '{environment.EnvironmentName}' environment. Set a key of your own.");
-        }
+
+        ValidateActiveKeyId(options.ActiveKeyId, keys, failures);
 
         if (options.MaxRequestBodyBytes is < 1024 or > int.MaxValue)
         {
@@ -32,5 +34,44 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment) : IVal
 
         failures.AddRange(options.Buffers.Validate().Select(f => $"{SigningOptions.SectionName}:Buffers:{f}"));
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    // The id may appear in responses, headers and logs, so it is kept to characters that need no escaping anywhere.
+    private static bool IsValidId(string id) =>
+        id.Length is > 0 and <= 64 && id.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.');
+
+    private void ValidateKey(ConfiguredKey key, List<string> failures)
+    {
+        if (!IsValidId(key.Id))
+        {
+            failures.Add($"{SigningOptions.SectionName}:Keys has a key whose id is not 1 to 64 ASCII letters, digits, '-', '_' or '.'.");
+            return;
+        }
+
+        if (!SigningKey.TryParseBase64(key.Base64, out _, out var problem))
+        {
+            failures.Add($"{key.Setting} (environment variable {key.EnvironmentVariable}) {problem}. Set it to a base64 string of at least {SigningKey.MinimumBytes} random bytes, for example the output of 'openssl rand -base64 32'.");
+        }
+        else if (!environment.IsDevelopment() && key.Base64!.Trim() == DevelopmentKey.Base64)
+        {
+            failures.Add($"{key.Setting} is the committed development key, which is refused in the '{environment.EnvironmentName}' environment. Set a key of your own.");
+        }
+    }
+
+    private static void ValidateActiveKeyId(string? activeKeyId, IReadOnlyList<ConfiguredKey> keys, List<string> failures)
+    {
+        const string Setting = SigningOptions.SectionName + ":ActiveKeyId";
+        var ids = string.Join(", ", keys.Where(k => IsValidId(k.Id)).Select(k => k.Id));
+        if (string.IsNullOrWhiteSpace(activeKeyId))
+        {
+            if (keys.Count > 1)
+            {
+                failures.Add($"{Setting} (environment variable Signing__ActiveKeyId) is missing; with more than one key it must name the one that signs: one of {ids}.");
+            }
+        }
+        else if (!keys.Any(k => k.Id == activeKeyId.Trim()))
+        {
+            failures.Add($"{Setting} names no configured key; configured ids: {ids}.");
+        }
     }
 }

@@ -16,6 +16,8 @@ app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.MapPost("/api/sign", (HttpRequest request, SignEndpoint endpoint, CancellationToken cancellationToken) =>
     endpoint.HandleAsync(request, cancellationToken));
+app.MapPost("/api/verify", (HttpRequest request, VerifyEndpoint endpoint, CancellationToken cancellationToken) =>
+    endpoint.HandleAsync(request, cancellationToken));
 app.MapGet("/api/stats", (HttpRequest request, StatsEndpoint endpoint) => endpoint.Handle(request));
 app.Run();
 

@@ -89,7 +89,7 @@ public sealed class StrategyHappyPathTests(SigningServerFactory factory) : IClas
         Assert.Equal("application/json", response.Content.Headers.ContentType?.MediaType);
         using var document = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
         var names = document.RootElement.EnumerateObject().Select(p => p.Name).Order(StringComparer.Ordinal);
-        Assert.Equal(["algorithm", "bytesSigned", "signature", "strategy", "widgetCount"], names);
+        Assert.Equal(["algorithm", "bytesSigned", "keyId", "signature", "strategy", "widgetCount"], names);
         Assert.Matches("^[0-9a-f]{64}$", document.RootElement.GetProperty("signature").GetString());
     }
 

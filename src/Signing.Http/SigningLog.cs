@@ -1,0 +1,50 @@
+using Microsoft.Extensions.Logging;
+
+namespace Signing.Http;
+
+/// <summary>
+/// Every event the service logs, source-generated so that each is structured (its fields reach a log store as named
+/// values, not only as text) and costs nothing when its level is off.
+/// </summary>
+/// <remarks>
+/// Fields are chosen so that nothing secret or private can reach a log: strategy names, key ids, sizes, counts,
+/// durations, status codes and the fixed problem titles. Never key material, never the body or any part of it, and
+/// never a problem's detail, which may quote the body.
+/// </remarks>
+internal static partial class SigningLog
+{
+    [LoggerMessage(EventId = 1, EventName = "KeyRingLoaded", Level = LogLevel.Information,
+        Message = "Signing with key {ActiveKeyId}; verifying with {KeyCount} keys: {KeyIds}")]
+    public static partial void KeyRingLoaded(ILogger logger, string activeKeyId, int keyCount, string keyIds);
+
+    [LoggerMessage(EventId = 2, EventName = "Signed", Level = LogLevel.Information,
+        Message = "Signed {WidgetCount} widgets with {Strategy} and key {KeyId}: body {BodyBytes} B, signed {BytesSigned} B, " +
+            "read {ReadMilliseconds} ms, parse {ParseMilliseconds} ms, sign {SignMilliseconds} ms, total {ElapsedMilliseconds} ms")]
+    public static partial void Signed(
+        ILogger logger, string strategy, string keyId, int widgetCount, long bodyBytes, long bytesSigned,
+        double readMilliseconds, double parseMilliseconds, double signMilliseconds, double elapsedMilliseconds);
+
+    [LoggerMessage(EventId = 3, EventName = "SignRejected", Level = LogLevel.Information,
+        Message = "Sign with {Strategy} rejected with {StatusCode} ({Problem}): body {BodyBytes} B, total {ElapsedMilliseconds} ms")]
+    public static partial void SignRejected(
+        ILogger logger, string strategy, int statusCode, string? problem, long bodyBytes, double elapsedMilliseconds);
+
+    [LoggerMessage(EventId = 4, EventName = "Verified", Level = LogLevel.Information,
+        Message = "Verified {WidgetCount} widgets with {Strategy}: matched key {KeyId} after {KeysTried} of {KeyCount} keys; " +
+            "body {BodyBytes} B, signed {BytesSigned} B, sign {SignMilliseconds} ms, total {ElapsedMilliseconds} ms")]
+    public static partial void Verified(
+        ILogger logger, string strategy, string keyId, int keysTried, int keyCount, int widgetCount, long bodyBytes, long bytesSigned,
+        double signMilliseconds, double elapsedMilliseconds);
+
+    [LoggerMessage(EventId = 5, EventName = "VerifyMismatch", Level = LogLevel.Warning,
+        Message = "Signature of {WidgetCount} widgets matched none of {KeyCount} keys (strategy {Strategy}): " +
+            "body {BodyBytes} B, signed {BytesSigned} B, sign {SignMilliseconds} ms, total {ElapsedMilliseconds} ms")]
+    public static partial void VerifyMismatch(
+        ILogger logger, string strategy, int keyCount, int widgetCount, long bodyBytes, long bytesSigned,
+        double signMilliseconds, double elapsedMilliseconds);
+
+    [LoggerMessage(EventId = 6, EventName = "VerifyRejected", Level = LogLevel.Information,
+        Message = "Verify with {Strategy} rejected with {StatusCode} ({Problem}): body {BodyBytes} B, total {ElapsedMilliseconds} ms")]
+    public static partial void VerifyRejected(
+        ILogger logger, string strategy, int statusCode, string? problem, long bodyBytes, double elapsedMilliseconds);
+}

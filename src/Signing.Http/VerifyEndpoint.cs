@@ -1,0 +1,122 @@
+using System.Security.Cryptography;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Microsoft.Extensions.Primitives;
+
+namespace Signing.Http;
+
+/// <summary>
+/// <c>POST /api/verify</c>, written once for both hosts like <see cref="SignEndpoint"/>: the receiver's side of a
+/// signature. It takes the same body and <c>?strategy=</c> as sign, parses them through the same code, and checks the
+/// claimed <see cref="SignatureHeader"/> against every configured key, so that a signature made with a key that has
+/// just stopped signing still verifies during a rotation.
+/// </summary>
+/// <remarks>
+/// Verify is logged but not counted in <see cref="SigningTelemetry"/> or <c>GET /api/stats</c>: those describe what a
+/// sign costs per strategy, and a verify runs the strategy once per key tried, which would blur them.
+/// </remarks>
+public sealed class VerifyEndpoint(SigningKeyRing keys, BufferPool pool, IOptions<SigningOptions> options, ILogger<VerifyEndpoint> logger)
+{
+    private readonly EnvelopeRequestReader _reader = new(pool, options.Value.MaxRequestBodyBytes);
+
+    /// <summary>
+    /// Answers 200 with the matching key's id (<see cref="VerifyResponse"/>) when the header's HMAC equals the
+    /// envelope's under some configured key, 401 when it equals none, and 400 when the header is missing or malformed
+    /// (checked before the body is read). Body and strategy problems are exactly those of sign. All errors are problem
+    /// details; only a fault of the server itself escapes as an exception.
+    /// </summary>
+    public async Task<IResult> HandleAsync(HttpRequest request, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+
+        var phases = new RequestPhases();
+        if (!EnvelopeRequestReader.TryChooseStrategy(request, keys.Active, out var strategy, out var problem))
+        {
+            return Rejected(problem, SignEndpoint.NoStrategy, phases);
+        }
+
+        var header = request.Headers[SignatureHeader.Name];
+        if (!IsWellFormed(header))
+        {
+            return Rejected(SignProblems.MalformedSignatureHeader(), strategy.Name, phases);
+        }
+
+        var read = await _reader.ReadAsync(request, phases, cancellationToken);
+        if (read.Envelope is not { } envelope)
+        {
+            return Rejected(read.Problem!, strategy.Name, phases);
+        }
+
+        cancellationToken.ThrowIfCancellationRequested();
+        var signing = PhaseMark.Start();
+        var match = Match(envelope, strategy.Name, header.ToString());
+        phases.Sign = signing.Stop();
+
+        if (match.KeyId is not { } keyId)
+        {
+            if (logger.IsEnabled(LogLevel.Warning))
+            {
+                var signMs = SignEndpoint.Milliseconds(phases.Sign?.Duration);
+                SigningLog.VerifyMismatch(
+                    logger, strategy.Name, keys.Keys.Count, envelope.Widgets.Count, phases.BodyBytes, match.BytesSigned,
+                    signMs, phases.Elapsed.TotalMilliseconds);
+            }
+
+            return SignProblems.SignatureMismatch();
+        }
+
+        if (logger.IsEnabled(LogLevel.Information))
+        {
+            var signMs = SignEndpoint.Milliseconds(phases.Sign?.Duration);
+            SigningLog.Verified(
+                logger, strategy.Name, keyId, match.KeysTried, keys.Keys.Count, envelope.Widgets.Count, phases.BodyBytes, match.BytesSigned,
+                signMs, phases.Elapsed.TotalMilliseconds);
+        }
+
+        return TypedResults.Ok(new VerifyResponse(keyId, strategy.Name, SignEndpoint.Algorithm, envelope.Widgets.Count, match.BytesSigned));
+    }
+
+    private static bool IsWellFormed(StringValues header)
+    {
+        Span<byte> claimed = stackalloc byte[SignatureHeader.HmacBytes];
+        return header.Count == 1 && SignatureHeader.TryDecode(header.ToString(), claimed);
+    }
+
+    // Signs with each key in turn, the active one first, and compares bytes in constant time: how long a comparison
+    // takes says nothing about how much of the claimed HMAC was right.
+    private VerifyMatch Match(WidgetEnvelope envelope, string strategyName, string header)
+    {
+        Span<byte> claimed = stackalloc byte[SignatureHeader.HmacBytes];
+        Span<byte> computed = stackalloc byte[SignatureHeader.HmacBytes];
+        if (!SignatureHeader.TryDecode(header, claimed))
+        {
+            throw new InvalidOperationException("The header was checked before the body was read.");
+        }
+
+        long bytesSigned = 0;
+        for (var i = 0; i < keys.Keys.Count; i++)
+        {
+            var result = keys.Keys[i].Strategies[strategyName].Sign(envelope);
+            bytesSigned = result.BytesSigned;
+            Convert.FromHexString(result.Signature, computed, out _, out _);
+            if (CryptographicOperations.FixedTimeEquals(computed, claimed))
+            {
+                return new VerifyMatch(keys.Keys[i].KeyId, i + 1, bytesSigned);
+            }
+        }
+
+        return new VerifyMatch(null, keys.Keys.Count, bytesSigned);
+    }
+
+    private ProblemHttpResult Rejected(ProblemHttpResult problem, string strategy, RequestPhases phases)
+    {
+        if (logger.IsEnabled(LogLevel.Information))
+        {
+            SigningLog.VerifyRejected(logger, strategy, problem.StatusCode, problem.ProblemDetails.Title, phases.BodyBytes, phases.Elapsed.TotalMilliseconds);
+        }
+
+        return problem;
+    }
+}

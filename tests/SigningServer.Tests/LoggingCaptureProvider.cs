@@ -1,0 +1,44 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Logging;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// Keeps every log entry with its event name and its structured fields, as a log store receives them, so tests can
+/// check the fields by name and search everything logged for what must never be there.
+/// </summary>
+internal sealed class LoggingCaptureProvider : ILoggerProvider
+{
+    private readonly ConcurrentQueue<Entry> _entries = new();
+
+    public IReadOnlyCollection<Entry> Entries => _entries;
+
+    public ILogger CreateLogger(string categoryName) => new Logger(categoryName, _entries);
+
+    public void Dispose()
+    {
+    }
+
+    internal sealed record Entry(string Category, LogLevel Level, string? EventName, string Message, IReadOnlyDictionary<string, object?> Fields, Exception? Exception)
+    {
+        /// <summary>Everything the entry carries, as text: what a log store could show.</summary>
+        public string AllText =>
+            $"{Category} {EventName} {Message} {string.Join(" ", Fields.Select(f => $"{f.Key}={f.Value}"))} {Exception}";
+    }
+
+    private sealed class Logger(string category, ConcurrentQueue<Entry> entries) : ILogger
+    {
+        public IDisposable? BeginScope<TState>(TState state)
+            where TState : notnull => null;
+
+        public bool IsEnabled(LogLevel logLevel) => true;
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+        {
+            var fields = state is IEnumerable<KeyValuePair<string, object?>> pairs
+                ? pairs.GroupBy(p => p.Key).ToDictionary(g => g.Key, g => g.First().Value)
+                : new Dictionary<string, object?>();
+            entries.Enqueue(new Entry(category, logLevel, eventId.Name, formatter(state, exception), fields, exception));
+        }
+    }
+}

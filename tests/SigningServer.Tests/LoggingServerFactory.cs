@@ -1,0 +1,36 @@
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// The usual test host, plus a second key so that verify logs a rotation, with every log entry and its fields kept.
+/// </summary>
+public sealed class LoggingServerFactory : SigningServerFactory
+{
+    // Bytes 100 to 131: python3 -c "import base64; print(base64.b64encode(bytes(range(100,132))).decode())"
+    public const string OtherKeyBase64 = "ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1+f4CBgoM=";
+
+    private readonly LoggingCaptureProvider _log = new();
+
+    /// <summary>Creates the factory: <see cref="TestKey"/> as <c>default</c> (active), the other key as <c>next</c>.</summary>
+    public LoggingServerFactory()
+        : base(TestingEnvironment, new Dictionary<string, string?>
+        {
+            ["Signing:Key"] = TestKey.Base64,
+            ["Signing:Keys:next"] = OtherKeyBase64,
+            ["Signing:ActiveKeyId"] = "default",
+        })
+    {
+    }
+
+    internal IReadOnlyCollection<LoggingCaptureProvider.Entry> Entries => _log.Entries;
+
+    /// <inheritdoc/>
+    protected override void ConfigureWebHost(IWebHostBuilder builder)
+    {
+        base.ConfigureWebHost(builder);
+        builder.ConfigureServices(services => services.AddSingleton<ILoggerProvider>(_log));
+    }
+}
