@@ -78,6 +78,13 @@ internal sealed class EnvelopeRequestReader(BufferPool pool, long maxBodyBytes)
         }
         catch (BadHttpRequestException e)
         {
+            if (e.InnerException is IOException)
+            {
+                // The transport failed under the read (RequestBodyReader): the client is gone. Abort rather than let
+                // Kestrel try to drain a body whose reader is broken, which it would log as an error.
+                request.HttpContext.Abort();
+            }
+
             return new EnvelopeRead(null, SignProblems.BadRequest(e));
         }
         catch (EnvelopeFormatException e)

@@ -16,7 +16,11 @@ internal static class RequestBodyReader
     private const int ReadSize = 16 * 1024;
 
     /// <summary>Reads all of <paramref name="body"/>; the caller disposes the result.</summary>
-    /// <exception cref="BadHttpRequestException">413 once the body passes <paramref name="limit"/>.</exception>
+    /// <exception cref="BadHttpRequestException">
+    /// 413 once the body passes <paramref name="limit"/>; 400 when the connection fails under a read (a client that
+    /// resets or drops it mid-upload), so that a client going away is answered as a client fault, not logged as an
+    /// unhandled exception.
+    /// </exception>
     public static async Task<ArrayPoolBufferWriter<byte>> ReadAsync(Stream body, BufferPool pool, long limit, CancellationToken cancellationToken)
     {
         var buffer = pool.RentWriter();
@@ -24,7 +28,19 @@ internal static class RequestBodyReader
         {
             while (true)
             {
-                var read = await body.ReadAsync(buffer.GetMemory(ReadSize), cancellationToken);
+                int read;
+                try
+                {
+                    read = await body.ReadAsync(buffer.GetMemory(ReadSize), cancellationToken);
+                }
+                catch (IOException e) when (e is not BadHttpRequestException)
+                {
+                    // The transport failed under the read: the client reset or dropped the connection mid-body. That
+                    // is the client's fault, as a body cut short by a clean close is (Kestrel's 400), not the server's.
+                    // Kestrel's own refusals (a body past its limit, broken framing) are IOExceptions too, and pass as they are.
+                    throw new BadHttpRequestException("The connection closed before the body was complete.", StatusCodes.Status400BadRequest, e);
+                }
+
                 if (read == 0)
                 {
                     return buffer;

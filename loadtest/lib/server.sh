@@ -1,0 +1,64 @@
+# Shared by the local load scripts (sourced, not run): start and stop one SigningServer on a free loopback port and
+# read its /api/stats. The patterns are run-local.sh's; run-local.sh keeps its own copy.
+#
+# The sourcing script sets server_dir (the Release build's output directory) and installs
+#   trap stop_server EXIT
+# so the server it started is stopped however it ends. start_server sets server_pid and base_url.
+
+server_pid=
+base_url=
+
+# Stops the server started by start_server, politely and then not, within about 10 s.
+stop_server() {
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    for _ in $(seq 50); do
+      kill -0 "$server_pid" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -9 "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+  fi
+}
+
+# Starts SigningServer on a free loopback port with a key made for this run, writing its output to $1.
+start_server() {
+  local log=$1
+  local key
+  key=$(head -c 32 /dev/urandom | base64)
+  # exec keeps the subshell's process id, so server_pid is the server itself.
+  (cd "$server_dir" && exec env Signing__Key="$key" ASPNETCORE_ENVIRONMENT=Production dotnet SigningServer.dll --urls http://127.0.0.1:0) >"$log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 300); do
+    base_url=$(sed -n 's#.*Now listening on: \(http://127\.0\.0\.1:[0-9][0-9]*\).*#\1#p' "$log" | head -n 1)
+    [ -n "$base_url" ] && return 0
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+      cat "$log" >&2
+      echo "SigningServer exited before it listened." >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  echo "SigningServer did not listen within 60 s; its log is $log." >&2
+  exit 1
+}
+
+# Writes one /api/stats snapshot to $1 (or stdout), bounded in time.
+read_stats() {
+  curl -fsS --max-time 10 "$base_url/api/stats" >"${1:-/dev/stdout}"
+}
+
+# Installs wrk from Debian's packages when missing and running as root; otherwise says how and fails.
+require_wrk() {
+  if ! command -v wrk >/dev/null; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+      echo "Installing wrk from Debian's packages (apt-get install wrk)."
+      apt-get update -qq >/dev/null
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+    else
+      echo "This script needs wrk: sudo apt-get install wrk" >&2
+      exit 2
+    fi
+  fi
+}

@@ -1,0 +1,5 @@
+namespace SigningServer.Tests;
+
+/// <summary><see cref="HostileBodyLimitCases"/> on real Kestrel over loopback with a 4 KiB limit.</summary>
+public sealed class HostileBodyLimitKestrelTests(KestrelSigningServerFactory factory)
+    : HostileBodyLimitCases(factory, KestrelSigningServerFactory.Limit, chunkFramingCounts: true), IClassFixture<KestrelSigningServerFactory>;

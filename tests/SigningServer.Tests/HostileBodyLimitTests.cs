@@ -1,0 +1,5 @@
+namespace SigningServer.Tests;
+
+/// <summary><see cref="HostileBodyLimitCases"/> on the in-memory host with a 4 KiB limit.</summary>
+public sealed class HostileBodyLimitTests(SmallBodyLimitFactory factory)
+    : HostileBodyLimitCases(factory, SmallBodyLimitFactory.Limit, chunkFramingCounts: false), IClassFixture<SmallBodyLimitFactory>;

@@ -1,0 +1,88 @@
+using System.Net.Sockets;
+using System.Text;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// One TCP connection to a loopback server, for requests no well-behaved HttpClient sends: a Content-Length the body
+/// never reaches, a body cut off halfway, a client that resets the connection instead of reading the answer.
+/// </summary>
+internal sealed class RawHttpConnection : IDisposable
+{
+    private readonly TcpClient _tcp;
+    private readonly NetworkStream _stream;
+
+    private RawHttpConnection(TcpClient tcp)
+    {
+        _tcp = tcp;
+        _stream = tcp.GetStream();
+    }
+
+    /// <summary>Connects to <paramref name="baseAddress"/>'s host and port within 10 s.</summary>
+    public static async Task<RawHttpConnection> OpenAsync(Uri baseAddress)
+    {
+        ArgumentNullException.ThrowIfNull(baseAddress);
+        var tcp = new TcpClient { NoDelay = true };
+        try
+        {
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            await tcp.ConnectAsync(baseAddress.Host, baseAddress.Port, timeout.Token);
+            return new RawHttpConnection(tcp);
+        }
+        catch
+        {
+            tcp.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>The head of a POST to <paramref name="pathAndQuery"/> with <paramref name="headers"/> (each ending in CRLF).</summary>
+    public static byte[] PostHead(Uri baseAddress, string pathAndQuery, string headers)
+    {
+        ArgumentNullException.ThrowIfNull(baseAddress);
+        return Encoding.ASCII.GetBytes(
+            $"POST {pathAndQuery} HTTP/1.1\r\nHost: {baseAddress.Authority}\r\nConnection: close\r\nContent-Type: application/json\r\n{headers}\r\n");
+    }
+
+    /// <summary>Writes <paramref name="bytes"/> within 30 s.</summary>
+    public async Task SendAsync(ReadOnlyMemory<byte> bytes)
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        await _stream.WriteAsync(bytes, timeout.Token);
+        await _stream.FlushAsync(timeout.Token);
+    }
+
+    /// <summary>Stops sending (a FIN) but keeps reading.</summary>
+    public void HalfClose() => _tcp.Client.Shutdown(SocketShutdown.Send);
+
+    /// <summary>Goes away at once with a reset (RST), discarding whatever the server sends.</summary>
+    public void Abort()
+    {
+        _tcp.Client.LingerState = new LingerOption(true, 0);
+        _tcp.Client.Close();
+    }
+
+    /// <summary>
+    /// Everything the server sends until it closes the connection, within <paramref name="timeout"/>; empty when
+    /// the server resets the connection without an answer.
+    /// </summary>
+    public async Task<string> ReadToEndAsync(TimeSpan timeout)
+    {
+        using var cancel = new CancellationTokenSource(timeout);
+        using var reader = new StreamReader(_stream, Encoding.UTF8, detectEncodingFromByteOrderMarks: false, leaveOpen: true);
+        try
+        {
+            return await reader.ReadToEndAsync(cancel.Token);
+        }
+        catch (IOException)
+        {
+            return "";
+        }
+    }
+
+    public void Dispose()
+    {
+        _stream.Dispose();
+        _tcp.Dispose();
+    }
+}
