@@ -52,16 +52,9 @@ strategies=$(tr '[:upper:]' '[:lower:]' <<<"$strategies")
 for tool in dotnet node curl; do
   command -v "$tool" >/dev/null || { echo "run-local.sh needs '$tool' on PATH." >&2; exit 2; }
 done
-if ! command -v wrk >/dev/null; then
-  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing wrk from Debian's packages (apt-get install wrk)."
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
-  else
-    echo "run-local.sh needs wrk: sudo apt-get install wrk" >&2
-    exit 2
-  fi
-fi
+# shellcheck source=lib/server.sh
+. loadtest/lib/server.sh
+require_wrk
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 dotnet build src/SigningServer/SigningServer.csproj -c Release -v quiet -nologo
@@ -71,52 +64,8 @@ payload_dll=$PWD/src/Signing.Payload/bin/Release/net10.0/Signing.Payload.dll
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-server_pid=
-base_url=
-
-stop_server() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    for _ in $(seq 50); do
-      kill -0 "$server_pid" 2>/dev/null || break
-      sleep 0.2
-    done
-    kill -9 "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=
-  fi
-}
 trap stop_server EXIT
 trap 'exit 130' INT TERM
-
-# Starts SigningServer on a free loopback port with a key made for this run, and sets base_url.
-start_server() {
-  local log=$1
-  local key
-  key=$(head -c 32 /dev/urandom | base64)
-  # exec keeps the subshell's process id, so server_pid is the server itself.
-  # The per-request Information events (Signed, SignRejected) are off while measuring: a log line per request is the
-  # logger's cost, not the strategy's, and docs/load-test.md was measured without them.
-  (cd "$server_dir" && exec env Signing__Key="$key" ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Signing.Http=Warning \
-    dotnet SigningServer.dll --urls http://127.0.0.1:0) >"$log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 300); do
-    base_url=$(sed -n 's#.*Now listening on: \(http://127\.0\.0\.1:[0-9][0-9]*\).*#\1#p' "$log" | head -n 1)
-    [ -n "$base_url" ] && return 0
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-      cat "$log" >&2
-      echo "SigningServer exited before it listened." >&2
-      exit 1
-    fi
-    sleep 0.2
-  done
-  echo "SigningServer did not listen within 60 s; its log is $log." >&2
-  exit 1
-}
-
-read_stats() {
-  curl -fsS --max-time 10 "$base_url/api/stats" >"$1"
-}
 
 # wrk for a fixed time, bounded by timeout in case it hangs; prints its report.
 drive() {

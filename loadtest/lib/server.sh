@@ -1,5 +1,5 @@
 # Shared by the local load scripts (sourced, not run): start and stop one SigningServer on a free loopback port and
-# read its /api/stats. The patterns are run-local.sh's; run-local.sh keeps its own copy.
+# read its /api/stats. Used by run-local.sh and soak.sh, so both start, measure and stop the server the same way.
 #
 # The sourcing script sets server_dir (the Release build's output directory) and installs
 #   trap stop_server EXIT
@@ -28,7 +28,10 @@ start_server() {
   local key
   key=$(head -c 32 /dev/urandom | base64)
   # exec keeps the subshell's process id, so server_pid is the server itself.
-  (cd "$server_dir" && exec env Signing__Key="$key" ASPNETCORE_ENVIRONMENT=Production dotnet SigningServer.dll --urls http://127.0.0.1:0) >"$log" 2>&1 &
+  # The per-request Information events (Signed, SignRejected) are off while measuring: a log line per request is the
+  # logger's cost, not the strategy's, and docs/load-test.md was measured without them.
+  (cd "$server_dir" && exec env Signing__Key="$key" ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Signing.Http=Warning \
+    dotnet SigningServer.dll --urls http://127.0.0.1:0) >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 300); do
     base_url=$(sed -n 's#.*Now listening on: \(http://127\.0\.0\.1:[0-9][0-9]*\).*#\1#p' "$log" | head -n 1)
