@@ -2,9 +2,7 @@ using System.Net;
 using System.Text;
 using System.Text.Json;
 using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Signing;
 using Signing.Http;
@@ -20,7 +18,7 @@ public sealed class DirectInvocationTests
     [Fact]
     public async Task Valid_body_is_200_with_the_signature()
     {
-        await using var services = BuildServices(TestKey.Base64);
+        await using var services = TestServices.Build(TestKey.Base64);
         var body = Bodies.Canonical(widgetCount: 3, seed: 41);
 
         var (status, contentType, json) = await InvokeAsync(services, body, "application/json", "?strategy=MemoryStream");
@@ -36,7 +34,7 @@ public sealed class DirectInvocationTests
     [Fact]
     public async Task Malformed_body_is_400_problem_with_its_location()
     {
-        await using var services = BuildServices(TestKey.Base64);
+        await using var services = TestServices.Build(TestKey.Base64);
 
         var (status, contentType, json) = await InvokeAsync(services, Encoding.UTF8.GetBytes("{\"widgets\":[{\"id\":}]}"), "application/json", "");
 
@@ -50,7 +48,7 @@ public sealed class DirectInvocationTests
     [Fact]
     public async Task Unknown_strategy_is_400_problem_listing_the_valid_names()
     {
-        await using var services = BuildServices(TestKey.Base64);
+        await using var services = TestServices.Build(TestKey.Base64);
 
         var (status, contentType, json) = await InvokeAsync(services, Bodies.Canonical(1, 1), "application/json", "?strategy=nope");
 
@@ -64,25 +62,12 @@ public sealed class DirectInvocationTests
     [Fact]
     public async Task Bad_key_fails_when_the_endpoint_is_resolved_naming_the_setting()
     {
-        await using var services = BuildServices("too short");
+        await using var services = TestServices.Build("too short");
 
         var exception = Assert.Throws<OptionsValidationException>(services.GetRequiredService<SignEndpoint>);
 
         Assert.Contains("Signing:Key", exception.Message, StringComparison.Ordinal);
         Assert.DoesNotContain("too short", exception.Message, StringComparison.Ordinal);
-    }
-
-    private static ServiceProvider BuildServices(string key)
-    {
-        var configuration = new ConfigurationBuilder()
-            .AddInMemoryCollection(new Dictionary<string, string?> { ["Signing:Key"] = key })
-            .Build();
-        var services = new ServiceCollection();
-        services.AddSingleton<IConfiguration>(configuration);
-        services.AddSingleton<IHostEnvironment>(new TestHostEnvironment(SigningServerFactory.TestingEnvironment));
-        services.AddLogging();
-        services.AddSigning();
-        return services.BuildServiceProvider(new ServiceProviderOptions { ValidateOnBuild = true, ValidateScopes = true });
     }
 
     private static async Task<(int Status, string ContentType, JsonElement Json)> InvokeAsync(

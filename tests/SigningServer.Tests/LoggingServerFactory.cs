@@ -12,7 +12,7 @@ public sealed class LoggingServerFactory : SigningServerFactory
     // Bytes 100 to 131: python3 -c "import base64; print(base64.b64encode(bytes(range(100,132))).decode())"
     public const string OtherKeyBase64 = "ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1+f4CBgoM=";
 
-    private readonly LoggingCaptureProvider _log = new();
+    private readonly CapturingLoggerProvider _log = new();
 
     /// <summary>Creates the factory: <see cref="TestKey"/> as <c>default</c> (active), the other key as <c>next</c>.</summary>
     public LoggingServerFactory()
@@ -25,7 +25,7 @@ public sealed class LoggingServerFactory : SigningServerFactory
     {
     }
 
-    internal IReadOnlyCollection<LoggingCaptureProvider.Entry> Entries => _log.Entries;
+    internal IReadOnlyCollection<CapturingLoggerProvider.LogEntry> Entries => _log.Entries;
 
     /// <inheritdoc/>
     protected override void ConfigureWebHost(IWebHostBuilder builder)

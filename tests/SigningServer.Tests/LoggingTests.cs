@@ -131,10 +131,10 @@ public sealed class LoggingTests(LoggingServerFactory factory) : IClassFixture<L
         return Bodies.Utf8(envelope.ToString(Newtonsoft.Json.Formatting.None));
     }
 
-    private static T Field<T>(LoggingCaptureProvider.Entry entry, string name)
+    private static T Field<T>(CapturingLoggerProvider.LogEntry entry, string name)
         where T : IConvertible =>
         (T)Convert.ChangeType(entry.Fields[name]!, typeof(T), CultureInfo.InvariantCulture);
 
-    private LoggingCaptureProvider.Entry Single(string eventName, Func<LoggingCaptureProvider.Entry, bool> match) =>
+    private CapturingLoggerProvider.LogEntry Single(string eventName, Func<CapturingLoggerProvider.LogEntry, bool> match) =>
         Assert.Single(factory.Entries, e => e.EventName == eventName && match(e));
 }

@@ -1,8 +1,6 @@
 using System.Text.Json;
 using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
 using Signing;
 using Signing.Http;
 
@@ -18,7 +16,7 @@ public sealed class StatsDirectInvocationTests
     [Fact]
     public async Task Stats_from_AddSigning_alone_are_a_json_snapshot_of_every_strategy()
     {
-        await using var services = BuildServices();
+        await using var services = TestServices.Build(TestKey.Base64);
         await using var scope = services.CreateAsyncScope();
         var context = new DefaultHttpContext { RequestServices = scope.ServiceProvider };
         context.Request.Method = HttpMethods.Get;
@@ -37,18 +35,5 @@ public sealed class StatsDirectInvocationTests
             services.GetRequiredService<SigningStrategies>().Names,
             document.RootElement.GetProperty("strategies").EnumerateArray().Select(s => s.GetProperty("name").GetString()!));
         Assert.All(document.RootElement.GetProperty("strategies").EnumerateArray(), s => Assert.Equal(0, s.GetProperty("requests").GetInt64()));
-    }
-
-    private static ServiceProvider BuildServices()
-    {
-        var configuration = new ConfigurationBuilder()
-            .AddInMemoryCollection(new Dictionary<string, string?> { ["Signing:Key"] = TestKey.Base64 })
-            .Build();
-        var services = new ServiceCollection();
-        services.AddSingleton<IConfiguration>(configuration);
-        services.AddSingleton<IHostEnvironment>(new TestHostEnvironment(SigningServerFactory.TestingEnvironment));
-        services.AddLogging();
-        services.AddSigning();
-        return services.BuildServiceProvider(new ServiceProviderOptions { ValidateOnBuild = true, ValidateScopes = true });
     }
 }
