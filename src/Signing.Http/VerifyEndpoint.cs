@@ -3,7 +3,6 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using Microsoft.Extensions.Primitives;
 
 namespace Signing.Http;
 
@@ -37,8 +36,10 @@ public sealed class VerifyEndpoint(SigningKeyRing keys, BufferPool pool, IOption
             return Rejected(problem, SignEndpoint.NoStrategy, phases);
         }
 
+        // Decoded once, before the body is read; an array because it is used after the await.
         var header = request.Headers[SignatureHeader.Name];
-        if (!IsWellFormed(header))
+        var claimed = new byte[SignatureHeader.HmacBytes];
+        if (header.Count != 1 || !SignatureHeader.TryDecode(header.ToString(), claimed))
         {
             return Rejected(SignProblems.MalformedSignatureHeader(), strategy.Name, phases);
         }
@@ -51,7 +52,7 @@ public sealed class VerifyEndpoint(SigningKeyRing keys, BufferPool pool, IOption
 
         cancellationToken.ThrowIfCancellationRequested();
         var signing = PhaseMark.Start();
-        var match = Match(envelope, strategy.Name, header.ToString());
+        var match = Match(envelope, strategy.Name, claimed);
         phases.Sign = signing.Stop();
 
         if (match.KeyId is not { } keyId)
@@ -78,22 +79,11 @@ public sealed class VerifyEndpoint(SigningKeyRing keys, BufferPool pool, IOption
         return TypedResults.Ok(new VerifyResponse(keyId, strategy.Name, SignEndpoint.Algorithm, envelope.Widgets.Count, match.BytesSigned));
     }
 
-    private static bool IsWellFormed(StringValues header)
-    {
-        Span<byte> claimed = stackalloc byte[SignatureHeader.HmacBytes];
-        return header.Count == 1 && SignatureHeader.TryDecode(header.ToString(), claimed);
-    }
-
     // Signs with each key in turn, the active one first, and compares bytes in constant time: how long a comparison
     // takes says nothing about how much of the claimed HMAC was right.
-    private VerifyMatch Match(WidgetEnvelope envelope, string strategyName, string header)
+    private VerifyMatch Match(WidgetEnvelope envelope, string strategyName, ReadOnlySpan<byte> claimed)
     {
-        Span<byte> claimed = stackalloc byte[SignatureHeader.HmacBytes];
         Span<byte> computed = stackalloc byte[SignatureHeader.HmacBytes];
-        if (!SignatureHeader.TryDecode(header, claimed))
-        {
-            throw new InvalidOperationException("The header was checked before the body was read.");
-        }
 
         long bytesSigned = 0;
         for (var i = 0; i < keys.Keys.Count; i++)
