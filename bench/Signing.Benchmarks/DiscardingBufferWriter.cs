@@ -1,4 +1,5 @@
 using System.Buffers;
+using Signing.Strategies;
 
 namespace Signing.Benchmarks;
 

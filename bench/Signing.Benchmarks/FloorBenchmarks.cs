@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using BenchmarkDotNet.Attributes;
+using Signing.Strategies;
 
 namespace Signing.Benchmarks;
 

@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Attributes;
+using Signing.Strategies;
 
 namespace Signing.Benchmarks;
 

@@ -1,3 +1,5 @@
+using Signing.Http.Keys;
+
 namespace Signing.Http;
 
 /// <summary>The 200 body of <c>POST /api/sign</c>.</summary>

@@ -1,3 +1,5 @@
+using Signing.Http.Keys;
+
 namespace Signing.Http;
 
 /// <summary>

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using Signing.Http.Keys;
 
 namespace Signing.Http;
 

@@ -1,5 +1,7 @@
 using System.Collections.Frozen;
 using System.Diagnostics.Metrics;
+using Signing.Http.Requests;
+using Signing.Http.Stats;
 
 namespace Signing.Http;
 

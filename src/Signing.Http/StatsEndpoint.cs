@@ -1,6 +1,7 @@
 using System.Runtime;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Net.Http.Headers;
+using Signing.Http.Stats;
 
 namespace Signing.Http;
 

@@ -3,6 +3,8 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Signing.Http.Keys;
+using Signing.Http.Requests;
 
 namespace Signing.Http;
 

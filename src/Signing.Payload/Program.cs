@@ -1,4 +1,5 @@
 using Signing;
+using Signing.Generation;
 
 // Usage: dotnet run --project src/Signing.Payload -- [--widgets N] [--seed N] [--out FILE]
 // Writes the envelope as canonical JSON, so the file is also exactly the bytes the service signs.

@@ -1,6 +1,8 @@
 using System.Buffers;
 using Newtonsoft.Json;
 using Signing;
+using Signing.Generation;
+using Signing.Strategies;
 
 namespace Signing.Tests;
 

@@ -1,4 +1,5 @@
 using Signing;
+using Signing.Generation;
 
 namespace Signing.Tests;
 

@@ -1,5 +1,6 @@
 using System.Text;
 using Signing;
+using Signing.Generation;
 
 namespace Signing.Tests;
 

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.RegularExpressions;
 using Newtonsoft.Json;
 using Signing;
+using Signing.Generation;
 
 namespace Signing.Tests;
 

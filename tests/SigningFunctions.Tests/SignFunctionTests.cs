@@ -10,6 +10,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Hosting.Internal;
 using Newtonsoft.Json;
 using Signing;
+using Signing.Generation;
 using Signing.Http;
 
 namespace SigningFunctions.Tests;

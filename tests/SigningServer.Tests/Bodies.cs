@@ -1,6 +1,7 @@
 using System.Net.Http.Headers;
 using Newtonsoft.Json;
 using Signing;
+using Signing.Generation;
 
 namespace SigningServer.Tests;
 

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using Signing;
+using Signing.Generation;
 using Signing.Http;
 
 namespace SigningServer.Tests;

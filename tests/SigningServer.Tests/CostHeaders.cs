@@ -1,5 +1,6 @@
 using System.Globalization;
 using Signing.Http;
+using Signing.Http.Requests;
 
 namespace SigningServer.Tests;
 

@@ -6,6 +6,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Signing.Http;
+using Signing.Http.Keys;
 
 namespace SigningServer.Tests;
 

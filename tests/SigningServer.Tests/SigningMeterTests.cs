@@ -3,6 +3,7 @@ using System.Diagnostics.Metrics;
 using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
+using Signing.Http.Requests;
 
 namespace SigningServer.Tests;
 

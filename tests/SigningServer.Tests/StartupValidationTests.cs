@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using System.Security.Cryptography;
 using Microsoft.Extensions.Options;
 using Signing.Http;
+using Signing.Http.Keys;
 
 namespace SigningServer.Tests;
 

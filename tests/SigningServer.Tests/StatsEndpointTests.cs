@@ -2,6 +2,8 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using Signing.Http;
+using Signing.Http.Requests;
+using Signing.Http.Stats;
 
 namespace SigningServer.Tests;
 

@@ -1,5 +1,6 @@
 using System.Net.Http.Json;
 using Signing.Http;
+using Signing.Http.Stats;
 
 namespace SigningServer.Tests;
 

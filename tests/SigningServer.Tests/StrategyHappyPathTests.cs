@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using Signing;
+using Signing.Generation;
 using Signing.Http;
 
 namespace SigningServer.Tests;

@@ -1,6 +1,8 @@
 using System.Net;
 using System.Net.Http.Json;
 using Signing.Http;
+using Signing.Http.Keys;
+using Signing.Http.Stats;
 
 namespace SigningServer.Tests;
 

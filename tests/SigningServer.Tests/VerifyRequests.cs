@@ -1,5 +1,6 @@
 using System.Net.Http.Json;
 using Signing.Http;
+using Signing.Http.Keys;
 
 namespace SigningServer.Tests;
 

@@ -1,3 +1,6 @@
+using Signing.Generation;
+using Signing.Strategies;
+
 namespace Signing.Tests.Strategies;
 
 /// <summary>

@@ -1,5 +1,6 @@
 using System.Text;
 using Newtonsoft.Json;
+using Signing.Generation;
 
 namespace Signing.Tests.Strategies;
 

@@ -1,3 +1,5 @@
+using Signing.Generation;
+
 namespace Signing.Tests.Strategies;
 
 /// <summary>

@@ -1,0 +1,54 @@
+namespace Signing.Http.Keys;
+
+/// <summary>
+/// Every configured key, as strategies that hold it: the active one signs, and all of them verify, so a key can be
+/// rotated (add the new key, make it active, retire the old one later) without a single failed verification.
+/// </summary>
+/// <remarks>
+/// Strategies take their key when they are built, so the ring builds one set per key once, at start-up; verifying a
+/// request then costs one sign per key at most.
+/// </remarks>
+public sealed class SigningKeyRing
+{
+    /// <summary>The id of the key set with the single-key form, <c>Signing:Key</c>.</summary>
+    public const string DefaultKeyId = "default";
+
+    /// <summary>Builds one set of strategies per key; <paramref name="activeKeyId"/> must be one of the ids.</summary>
+    public SigningKeyRing(string activeKeyId, IReadOnlyDictionary<string, SigningKey> keys, BufferPool pool)
+    {
+        ArgumentNullException.ThrowIfNull(activeKeyId);
+        ArgumentNullException.ThrowIfNull(keys);
+        ArgumentNullException.ThrowIfNull(pool);
+        if (!keys.TryGetValue(activeKeyId, out var activeKey))
+        {
+            throw new ArgumentException($"The active key id '{activeKeyId}' is not among the keys.", nameof(activeKeyId));
+        }
+
+        ActiveKeyId = activeKeyId;
+        Active = SigningStrategies.CreateBuiltIn(activeKey, pool);
+        Keys =
+        [
+            new KeyedStrategies(activeKeyId, Active),
+            .. keys.Where(k => k.Key != activeKeyId)
+                .OrderBy(k => k.Key, StringComparer.Ordinal)
+                .Select(k => new KeyedStrategies(k.Key, SigningStrategies.CreateBuiltIn(k.Value, pool))),
+        ];
+    }
+
+    /// <summary>The id of the key that signs, which every sign response reports.</summary>
+    public string ActiveKeyId { get; }
+
+    /// <summary>The strategies that sign with the active key.</summary>
+    public SigningStrategies Active { get; }
+
+    /// <summary>Every key's strategies, the active key first (the likeliest match), then the others by id.</summary>
+    public IReadOnlyList<KeyedStrategies> Keys { get; }
+
+    /// <summary>Builds the ring from options that <see cref="SigningOptionsValidator"/> has passed.</summary>
+    internal static SigningKeyRing FromOptions(SigningOptions options, BufferPool pool)
+    {
+        var keys = options.ConfiguredKeys().ToDictionary(k => k.Id, k => SigningKey.FromBase64(k.Base64), StringComparer.Ordinal);
+        var active = string.IsNullOrWhiteSpace(options.ActiveKeyId) ? keys.Keys.Single() : options.ActiveKeyId.Trim();
+        return new SigningKeyRing(active, keys, pool);
+    }
+}
