@@ -84,7 +84,7 @@ sample() {
     if stats=$(curl -fsS --max-time 2 "$base_url/api/stats"); then
       jq -r --arg s "$strategy" --argjson t0 "$started" --argjson at "$at" '[
           .timestamp, $s, (($at - $t0) * 10 | round / 10), .process.workingSetBytes,
-          .gc.collections.gen0, .gc.collections.gen1, .gc.collections.gen2, .bufferPool.inUseBytes,
+          .gc.collections.gen0, .gc.collections.gen1, .gc.collections.gen2, (.streamPool.smallPoolInUseBytes + .streamPool.largePoolInUseBytes),
           .gc.lastCollection.generations.loh.sizeBeforeBytes,
           ([.strategies[] | select(.name == $s) | .requests] | add // 0)
         ] | @csv' <<<"$stats" >>"$csv"

@@ -1,6 +1,8 @@
 using System.Text;
+using Microsoft.IO;
 using Newtonsoft.Json;
 using Signing.Generation;
+using Signing.Http.Memory;
 
 namespace Signing.Benchmarks;
 
@@ -19,9 +21,12 @@ public static class BenchmarkInputs
     /// <summary>The key bytes, kept here because the HMAC-only floor needs them without a strategy around them.</summary>
     public static byte[] KeyBytes { get; } = Encoding.ASCII.GetBytes("benchmark key, 32 bytes long....");
 
-    /// <summary>The strategies under test, as the service builds them, sharing one pool as they would in a process.</summary>
+    /// <summary>
+    /// The strategies under test, as the service builds them: one RecyclableMemoryStream pool with the service's
+    /// default options, shared as it would be in a process.
+    /// </summary>
     public static SigningStrategies CreateStrategies() =>
-        SigningStrategies.CreateBuiltIn(new SigningKey(KeyBytes), new BufferPool(new PooledBufferOptions()));
+        SigningStrategies.CreateBuiltIn(new SigningKey(KeyBytes), new RecyclableMemoryStreamManager(StreamPoolSettings.DefaultOptions()));
 
     /// <summary>Plain widgets, like the write-up's data.</summary>
     public static WidgetEnvelope CreateEnvelope(int widgetCount) => EnvelopeGenerator.Create(widgetCount, Seed, GeneratedText.Plain);

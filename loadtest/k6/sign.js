@@ -36,7 +36,7 @@ const maxVUs = positive('MAX_VUS', 20 * rate);
 // Strategy names are lowercase (the server ignores case, but answers and counts under the lowercase name).
 const strategies = (__ENV.STRATEGIES || '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0);
 if (strategies.length === 0 || strategies.includes('all')) {
-  throw new Error("Set STRATEGIES to names such as 'string,pooled', or run loadtest/k6/run.sh, which asks the server for all of them.");
+  throw new Error("Set STRATEGIES to names such as 'string,recyclable', or run loadtest/k6/run.sh, which asks the server for all of them.");
 }
 
 const payload = open(__ENV.PAYLOAD || `./widgets-${widgets}.payload.json`, 'b');

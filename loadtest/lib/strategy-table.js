@@ -12,7 +12,7 @@
  *   totalAllocatedBytes: number, totalPauseMilliseconds: number,
  *   lastCollection: { generations: { loh: { sizeBeforeBytes: number, sizeAfterBytes: number } } } }} gc
  * @property {{ workingSetBytes: number, peakWorkingSetBytes: number, cpuSeconds: number, processorCount: number }} process
- * @property {{ inUseBytes: number, maximumFreeBytes: number }} bufferPool
+ * @property {{ smallPoolInUseBytes: number, smallPoolFreeBytes: number, largePoolInUseBytes: number, blocksCreated: number }} streamPool
  * @property {StrategyStats[]} strategies
  */
 

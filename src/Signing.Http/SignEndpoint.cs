@@ -2,6 +2,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Microsoft.IO;
 using Signing.Http.Keys;
 using Signing.Http.Requests;
 
@@ -12,7 +13,7 @@ namespace Signing.Http;
 /// from its <c>sign</c> function, so both hosts parse, choose and fail in exactly the same way.
 /// </summary>
 public sealed class SignEndpoint(
-    SigningKeyRing keys, BufferPool pool, SigningTelemetry telemetry, IOptions<SigningOptions> options, ILogger<SignEndpoint> logger)
+    SigningKeyRing keys, RecyclableMemoryStreamManager streams, SigningTelemetry telemetry, IOptions<SigningOptions> options, ILogger<SignEndpoint> logger)
 {
     /// <summary>The value of <see cref="SignResponse.Algorithm"/>, and the only algorithm verify checks.</summary>
     internal const string Algorithm = "HMAC-SHA256";
@@ -20,7 +21,7 @@ public sealed class SignEndpoint(
     /// <summary>Stands in for the strategy in logs when the request named none that exists: the caller's text is not logged.</summary>
     internal const string NoStrategy = "none";
 
-    private readonly EnvelopeRequestReader _reader = new(pool, options.Value.MaxRequestBodyBytes);
+    private readonly EnvelopeRequestReader _reader = new(streams, options.Value.MaxRequestBodyBytes);
 
     /// <summary>
     /// Signs the envelope in <paramref name="request"/>'s body with the active key and the strategy named by

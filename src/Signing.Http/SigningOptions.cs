@@ -1,11 +1,13 @@
+using Microsoft.IO;
 using Signing.Http.Keys;
+using Signing.Http.Memory;
 
 namespace Signing.Http;
 
 /// <summary>
 /// Everything the service reads from configuration section <c>Signing</c> (environment variables
 /// <c>Signing__Key</c>, <c>Signing__Keys__&lt;id&gt;</c>, <c>Signing__ActiveKeyId</c>, <c>Signing__MaxRequestBodyBytes</c>,
-/// <c>Signing__Buffers__…</c>). Checked at start-up by <see cref="SigningOptionsValidator"/>.
+/// <c>Signing__RecyclableMemoryStream__…</c>). Checked at start-up by <see cref="SigningOptionsValidator"/>.
 /// </summary>
 public sealed class SigningOptions
 {
@@ -39,8 +41,13 @@ public sealed class SigningOptions
     /// </summary>
     public long MaxRequestBodyBytes { get; set; } = 32 * 1024 * 1024;
 
-    /// <summary>Sizes of the buffer pool behind the <c>pooled</c> strategy and request bodies.</summary>
-    public PooledBufferOptions Buffers { get; set; } = new();
+    /// <summary>
+    /// The one pool every buffer comes from (request bodies and the recyclable strategies' documents): the library's
+    /// own options, bound from <c>Signing:RecyclableMemoryStream:BlockSize</c> and its siblings, with the defaults and
+    /// reasons of <see cref="StreamPoolSettings.DefaultOptions"/>. <c>MaximumStreamCapacity</c> is not a setting: it
+    /// follows <see cref="MaxRequestBodyBytes"/> (<see cref="StreamPoolSettings.MaximumStreamCapacity"/>).
+    /// </summary>
+    public RecyclableMemoryStreamManager.Options RecyclableMemoryStream { get; set; } = StreamPoolSettings.DefaultOptions();
 
     /// <summary>
     /// Every key configured in either form, with the setting it came from so that a problem can name it: the

@@ -1,6 +1,8 @@
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Signing.Http.Keys;
+using Signing.Http.Memory;
 
 namespace Signing.Http;
 
@@ -8,7 +10,7 @@ namespace Signing.Http;
 /// Refuses to start with options that would fail later or sign unsafely. Messages name the setting and never
 /// repeat the key.
 /// </summary>
-public sealed class SigningOptionsValidator(IHostEnvironment environment) : IValidateOptions<SigningOptions>
+public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfiguration configuration) : IValidateOptions<SigningOptions>
 {
     /// <inheritdoc/>
     public ValidateOptionsResult Validate(string? name, SigningOptions options)
@@ -33,7 +35,18 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment) : IVal
             failures.Add($"{SigningOptions.SectionName}:MaxRequestBodyBytes must be between 1 KiB and 2 GiB.");
         }
 
-        failures.AddRange(options.Buffers.Validate().Select(f => $"{SigningOptions.SectionName}:Buffers:{f}"));
+        failures.AddRange(StreamPoolSettings.Validate(options.RecyclableMemoryStream));
+        if (configuration[StreamPoolSettings.SectionName + ":" + nameof(options.RecyclableMemoryStream.MaximumStreamCapacity)] is not null)
+        {
+            failures.Add($"{StreamPoolSettings.SectionName}:MaximumStreamCapacity is not a setting: it follows {SigningOptions.SectionName}:MaxRequestBodyBytes. Remove it.");
+        }
+
+        // The settings of the home-made pool that RecyclableMemoryStream replaced would otherwise do nothing, silently.
+        if (configuration.GetSection(SigningOptions.SectionName + ":Buffers").Exists())
+        {
+            failures.Add($"{SigningOptions.SectionName}:Buffers is no longer read: buffers come from RecyclableMemoryStream, configured under {StreamPoolSettings.SectionName} (BlockSize, MaximumSmallPoolFreeBytes, …). Remove it.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 

@@ -2,7 +2,9 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Microsoft.IO;
 using Signing.Http.Keys;
+using Signing.Http.Memory;
 
 namespace Signing.Http;
 
@@ -23,11 +25,21 @@ public static class SigningServiceCollectionExtensions
         services.AddOptions<KestrelServerOptions>().Configure<IOptions<SigningOptions>>(
             (kestrel, signing) => SigningKestrelLimits.Apply(kestrel.Limits, signing.Value.MaxRequestBodyBytes));
 
-        services.AddSingleton(sp => new BufferPool(sp.GetRequiredService<IOptions<SigningOptions>>().Value.Buffers));
+        services.PostConfigure<SigningOptions>(signing =>
+        {
+            // Derived, not configured; a block size the validator will refuse derives nothing.
+            var streams = signing.RecyclableMemoryStream;
+            if (streams.BlockSize > 0)
+            {
+                streams.MaximumStreamCapacity = StreamPoolSettings.MaximumStreamCapacity(signing.MaxRequestBodyBytes, streams.BlockSize);
+            }
+        });
+        services.AddSingleton(sp => new StreamPool(sp.GetRequiredService<IOptions<SigningOptions>>().Value.RecyclableMemoryStream));
+        services.AddSingleton(sp => sp.GetRequiredService<StreamPool>().Manager);
         // Reading Value runs the validator first, so a bad key fails there with the message that names the setting.
         services.AddSingleton(sp =>
         {
-            var ring = SigningKeyRing.FromOptions(sp.GetRequiredService<IOptions<SigningOptions>>().Value, sp.GetRequiredService<BufferPool>());
+            var ring = SigningKeyRing.FromOptions(sp.GetRequiredService<IOptions<SigningOptions>>().Value, sp.GetRequiredService<RecyclableMemoryStreamManager>());
             var logger = sp.GetRequiredService<ILogger<SigningKeyRing>>();
             if (logger.IsEnabled(LogLevel.Information))
             {

@@ -1,5 +1,6 @@
 using System.Collections.Frozen;
 using System.Diagnostics.Metrics;
+using Signing.Http.Memory;
 using Signing.Http.Requests;
 using Signing.Http.Stats;
 
@@ -29,11 +30,17 @@ public sealed class SigningTelemetry
     /// <summary>Histogram, bytes: allocated on the request's thread in one phase, tagged <see cref="StrategyTag"/> and <see cref="PhaseTag"/> (<c>parse</c> or <c>sign</c>).</summary>
     public const string PhaseAllocatedName = "signing.phase.allocated";
 
-    /// <summary>Gauge, bytes: rented from the buffer pool and not yet returned.</summary>
-    public const string PoolInUseName = "signing.buffer_pool.in_use";
+    /// <summary>Gauge, bytes: held by RecyclableMemoryStreams not yet disposed, tagged <see cref="PoolTag"/>.</summary>
+    public const string PoolInUseName = "signing.stream_pool.in_use";
 
-    /// <summary>Gauge, bytes: the most the pool's free buffers can hold (its configured bound, not a reading).</summary>
-    public const string PoolFreeLimitName = "signing.buffer_pool.free.limit";
+    /// <summary>Gauge, bytes: kept free for reuse, tagged <see cref="PoolTag"/>.</summary>
+    public const string PoolFreeName = "signing.stream_pool.free";
+
+    /// <summary>Gauge, bytes: the most the free pool may keep (a configured bound, not a reading), tagged <see cref="PoolTag"/>.</summary>
+    public const string PoolFreeLimitName = "signing.stream_pool.free.limit";
+
+    /// <summary>Counter: the RecyclableMemoryStream events operators watch, tagged <see cref="PoolEventTag"/>.</summary>
+    public const string PoolEventsName = "signing.stream_pool.events";
 
     /// <summary>The tag holding the strategy's canonical name.</summary>
     public const string StrategyTag = "signing.strategy";
@@ -43,6 +50,15 @@ public sealed class SigningTelemetry
 
     /// <summary>The tag holding the phase's name.</summary>
     public const string PhaseTag = "signing.phase";
+
+    /// <summary>The tag holding <c>small</c> (the blocks) or <c>large</c> (contiguous buffers): RecyclableMemoryStream's two pools.</summary>
+    public const string PoolTag = "signing.stream_pool.pool";
+
+    /// <summary>
+    /// The tag holding the event: <c>block_created</c>, <c>large_buffer_created</c>, <c>buffer_discarded</c>,
+    /// <c>stream_over_capacity</c>, <c>stream_double_disposed</c> or <c>stream_finalized</c>.
+    /// </summary>
+    public const string PoolEventTag = "signing.stream_pool.event";
 
     // Durations from a tenth of a millisecond (a small envelope's parse) to seconds (a big one on a saturated server).
     private static readonly double[] SecondsBuckets = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -56,7 +72,7 @@ public sealed class SigningTelemetry
     private readonly Histogram<long> _phaseAllocated;
 
     /// <summary>Creates the meter through <paramref name="meterFactory"/>, so it is scoped to, and disposed with, the host.</summary>
-    public SigningTelemetry(IMeterFactory meterFactory, SigningStrategies strategies, BufferPool pool)
+    public SigningTelemetry(IMeterFactory meterFactory, SigningStrategies strategies, StreamPool pool)
     {
         ArgumentNullException.ThrowIfNull(meterFactory);
         ArgumentNullException.ThrowIfNull(strategies);
@@ -75,8 +91,28 @@ public sealed class SigningTelemetry
         _phaseAllocated = meter.CreateHistogram(
             PhaseAllocatedName, "By", "Bytes allocated on the request's thread while parsing and while signing, by strategy.", tags: null,
             new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
-        meter.CreateObservableGauge(PoolInUseName, () => pool.InUseBytes, "By", "Bytes rented from the buffer pool and not yet returned.");
-        meter.CreateObservableGauge(PoolFreeLimitName, () => pool.Options.MaximumFreeBytes, "By", "The most the buffer pool's free buffers can hold.");
+        meter.CreateObservableGauge(
+            PoolInUseName, () => ByPool(pool.Manager.SmallPoolInUseSize, pool.Manager.LargePoolInUseSize), "By",
+            "Bytes held by RecyclableMemoryStreams not yet disposed, by pool.");
+        meter.CreateObservableGauge(
+            PoolFreeName, () => ByPool(pool.Manager.SmallPoolFreeSize, pool.Manager.LargePoolFreeSize), "By",
+            "Bytes kept free for reuse, by pool.");
+        meter.CreateObservableGauge(
+            PoolFreeLimitName, () => ByPool(pool.Options.MaximumSmallPoolFreeBytes, pool.Options.MaximumLargePoolFreeBytes), "By",
+            "The most each free pool may keep.");
+        meter.CreateObservableCounter(
+            PoolEventsName,
+            () => new Measurement<long>[]
+            {
+                new(pool.BlocksCreated, new KeyValuePair<string, object?>(PoolEventTag, "block_created")),
+                new(pool.LargeBuffersCreated, new KeyValuePair<string, object?>(PoolEventTag, "large_buffer_created")),
+                new(pool.BuffersDiscarded, new KeyValuePair<string, object?>(PoolEventTag, "buffer_discarded")),
+                new(pool.StreamsOverCapacity, new KeyValuePair<string, object?>(PoolEventTag, "stream_over_capacity")),
+                new(pool.StreamsDoubleDisposed, new KeyValuePair<string, object?>(PoolEventTag, "stream_double_disposed")),
+                new(pool.StreamsFinalized, new KeyValuePair<string, object?>(PoolEventTag, "stream_finalized")),
+            },
+            "{event}",
+            "RecyclableMemoryStream events: blocks and buffers created or discarded, streams over capacity, disposed twice or never.");
     }
 
     /// <summary>Each strategy's totals, in the order of <see cref="SigningStrategies.Names"/>.</summary>
@@ -104,6 +140,12 @@ public sealed class SigningTelemetry
             RecordPhase(strategyTag, "sign", sign);
         }
     }
+
+    private static Measurement<long>[] ByPool(long small, long large) =>
+    [
+        new(small, new KeyValuePair<string, object?>(PoolTag, "small")),
+        new(large, new KeyValuePair<string, object?>(PoolTag, "large")),
+    ];
 
     private void RecordPhase(KeyValuePair<string, object?> strategyTag, string phase, PhaseCost cost)
     {

@@ -1,16 +1,17 @@
 using System.Runtime;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Net.Http.Headers;
+using Signing.Http.Memory;
 using Signing.Http.Stats;
 
 namespace Signing.Http;
 
 /// <summary>
 /// <c>GET /api/stats</c>, written once for both hosts like <see cref="SignEndpoint"/>: a JSON snapshot of the garbage
-/// collector, the process, the buffer pool and each strategy's totals, so runs can be compared in the runtime that
+/// collector, the process, the stream pool and each strategy's totals, so runs can be compared in the runtime that
 /// serves them.
 /// </summary>
-public sealed class StatsEndpoint(SigningTelemetry telemetry, BufferPool pool)
+public sealed class StatsEndpoint(SigningTelemetry telemetry, StreamPool pool)
 {
     /// <summary>
     /// Answers with a fresh <see cref="ServiceStats"/>, marked <c>no-store</c> because two reads a second apart must
@@ -27,7 +28,20 @@ public sealed class StatsEndpoint(SigningTelemetry telemetry, BufferPool pool)
         DateTimeOffset.UtcNow,
         CaptureGc(),
         CaptureProcess(),
-        new BufferPoolStats(pool.InUseBytes, pool.Options.MaximumFreeBytes, pool.Options.MaximumArrayLength, pool.Options.MaximumArraysPerBucket),
+        new StreamPoolStats(
+            pool.Manager.SmallPoolInUseSize,
+            pool.Manager.SmallPoolFreeSize,
+            pool.Options.MaximumSmallPoolFreeBytes,
+            pool.Manager.LargePoolInUseSize,
+            pool.Manager.LargePoolFreeSize,
+            pool.Options.MaximumLargePoolFreeBytes,
+            pool.Options.BlockSize,
+            pool.BlocksCreated,
+            pool.LargeBuffersCreated,
+            pool.BuffersDiscarded,
+            pool.StreamsOverCapacity,
+            pool.StreamsDoubleDisposed,
+            pool.StreamsFinalized),
         telemetry.Strategies.Select(s => s.Snapshot()).ToArray());
 
     private static GcStats CaptureGc()

@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Microsoft.IO;
 using Signing.Http.Keys;
 using Signing.Http.Requests;
 
@@ -18,9 +19,9 @@ namespace Signing.Http;
 /// Verify is logged but not counted in <see cref="SigningTelemetry"/> or <c>GET /api/stats</c>: those describe what a
 /// sign costs per strategy, and a verify runs the strategy once per key tried, which would blur them.
 /// </remarks>
-public sealed class VerifyEndpoint(SigningKeyRing keys, BufferPool pool, IOptions<SigningOptions> options, ILogger<VerifyEndpoint> logger)
+public sealed class VerifyEndpoint(SigningKeyRing keys, RecyclableMemoryStreamManager streams, IOptions<SigningOptions> options, ILogger<VerifyEndpoint> logger)
 {
-    private readonly EnvelopeRequestReader _reader = new(pool, options.Value.MaxRequestBodyBytes);
+    private readonly EnvelopeRequestReader _reader = new(streams, options.Value.MaxRequestBodyBytes);
 
     /// <summary>
     /// Answers 200 with the matching key's id (<see cref="VerifyResponse"/>) when the header's HMAC equals the

@@ -1,5 +1,6 @@
 using System.Collections.Frozen;
 using System.Diagnostics.CodeAnalysis;
+using Microsoft.IO;
 using Signing.Strategies;
 
 namespace Signing;
@@ -10,11 +11,8 @@ namespace Signing;
 /// </summary>
 public sealed class SigningStrategies
 {
-    /// <summary>
-    /// The strategy used when a request names none: the pooled one, the write-up's recommendation (its
-    /// <c>recyclable</c> row) as far as our mirror allows.
-    /// </summary>
-    public const string DefaultName = PooledBufferSigner.StrategyName;
+    /// <summary>The strategy used when a request names none: <c>recyclable</c>, the write-up's recommendation.</summary>
+    public const string DefaultName = RecyclableStreamSigner.StrategyName;
 
     private readonly FrozenDictionary<string, ISigningStrategy> _byName;
 
@@ -30,15 +28,18 @@ public sealed class SigningStrategies
     /// <summary>Every strategy name, in the order they were listed (the order docs and tables use).</summary>
     public IReadOnlyList<string> Names { get; }
 
-    /// <summary>The strategies this library ships, all signing with <paramref name="key"/>.</summary>
-    public static SigningStrategies CreateBuiltIn(SigningKey key, BufferPool pool) => new(
+    /// <summary>
+    /// The strategies this library ships, all signing with <paramref name="key"/>; the recyclable ones take their
+    /// streams from <paramref name="streams"/>, the process's one pool.
+    /// </summary>
+    public static SigningStrategies CreateBuiltIn(SigningKey key, RecyclableMemoryStreamManager streams) => new(
     [
         new StringSigner(key),
         new MemoryStreamSigner(key),
-        new PooledBufferSigner(key, pool),
-        new PooledHashSigner(key, pool),
+        new RecyclableStreamSigner(key, streams),
+        new RecyclableHashSigner(key, streams),
         new StreamingSigner(key),
-        new Utf8Signer(key, pool),
+        new Utf8Signer(key),
     ]);
 
     /// <summary>Finds a strategy by name, ignoring case.</summary>

@@ -55,7 +55,7 @@ public sealed class SigningKeyTests
     {
         Assert.True(SigningKey.TryParseBase64("  " + TestData.KeyBase64 + "\n", out var key, out _));
 
-        var strategy = SigningStrategies.CreateBuiltIn(key, new BufferPool(new PooledBufferOptions()))[SigningStrategies.DefaultName];
+        var strategy = SigningStrategies.CreateBuiltIn(key, TestData.CreateStreams())[SigningStrategies.DefaultName];
         var envelope = EnvelopeGenerator.Create(3, seed: 0);
         Assert.Equal(TestData.CreateStrategies()[SigningStrategies.DefaultName].Sign(envelope), strategy.Sign(envelope));
     }
@@ -104,7 +104,7 @@ public sealed class SigningKeyTests
         var envelope = EnvelopeGenerator.Create(2, seed: 0);
         var other = new SigningKey(Bytes(32, start: 1));
         var ours = TestData.CreateStrategies();
-        var theirs = SigningStrategies.CreateBuiltIn(other, new BufferPool(new PooledBufferOptions()));
+        var theirs = SigningStrategies.CreateBuiltIn(other, TestData.CreateStreams());
 
         Assert.All(ours.Names, name => Assert.NotEqual(ours[name].Sign(envelope).Signature, theirs[name].Sign(envelope).Signature));
     }
@@ -115,11 +115,11 @@ public sealed class SigningKeyTests
         var material = Bytes(32);
         var key = new SigningKey(material);
         var envelope = EnvelopeGenerator.Create(2, seed: 0);
-        var before = SigningStrategies.CreateBuiltIn(key, new BufferPool(new PooledBufferOptions()))[SigningStrategies.DefaultName].Sign(envelope);
+        var before = SigningStrategies.CreateBuiltIn(key, TestData.CreateStreams())[SigningStrategies.DefaultName].Sign(envelope);
 
         Array.Fill(material, (byte)0xAA);
 
-        var after = SigningStrategies.CreateBuiltIn(key, new BufferPool(new PooledBufferOptions()))[SigningStrategies.DefaultName].Sign(envelope);
+        var after = SigningStrategies.CreateBuiltIn(key, TestData.CreateStreams())[SigningStrategies.DefaultName].Sign(envelope);
         Assert.Equal(before, after);
     }
 

@@ -1,4 +1,5 @@
 using System.Text;
+using Microsoft.IO;
 using Signing;
 
 namespace Signing.Tests;
@@ -13,8 +14,18 @@ internal static class TestData
 
     public static SigningKey Key { get; } = SigningKey.FromBase64(KeyBase64);
 
-    public static SigningStrategies CreateStrategies(BufferPool? pool = null) =>
-        SigningStrategies.CreateBuiltIn(Key, pool ?? new BufferPool(new PooledBufferOptions()));
+    public static SigningStrategies CreateStrategies(RecyclableMemoryStreamManager? streams = null) =>
+        SigningStrategies.CreateBuiltIn(Key, streams ?? CreateStreams());
+
+    /// <summary>A pool as a server would configure it: the library's block sizes, bounded free pools.</summary>
+    public static RecyclableMemoryStreamManager CreateStreams() => new(new RecyclableMemoryStreamManager.Options
+    {
+        MaximumSmallPoolFreeBytes = 64L * 1024 * 1024,
+        MaximumLargePoolFreeBytes = 8L * 1024 * 1024,
+    });
+
+    /// <summary>Bytes held by streams of <paramref name="streams"/> that are not yet disposed.</summary>
+    public static long InUseBytes(RecyclableMemoryStreamManager streams) => streams.SmallPoolInUseSize + streams.LargePoolInUseSize;
 
     public static WidgetEnvelope Parse(string json) => Parse(Encoding.UTF8.GetBytes(json));
 

@@ -10,7 +10,7 @@ namespace SigningServer.Tests;
 /// </summary>
 public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClassFixture<HostileKestrelFactory>
 {
-    private const string Strategy = "pooled";
+    private const string Strategy = "recyclable";
     private static readonly TimeSpan Bound = TimeSpan.FromSeconds(10);
 
     // Under Kestrel's MinRequestBodyDataRate grace (5 s), so a request that ends in time ended because the client went.
@@ -76,7 +76,7 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
         var ended = await BoundedWait.UntilAsync(
             async () => factory.Pool.InUseBytes == 0 && (await StrategyCounts.ReadAsync(client, Strategy)).Errors > before.Errors,
             Bound);
-        Assert.True(ended is not null, $"{upload}: the request had not ended after {Bound}; {factory.Pool.InUseBytes} pooled bytes rented");
+        Assert.True(ended is not null, $"{upload}: the request had not ended after {Bound}; {factory.Pool.InUseBytes} bytes of blocks in use");
         Assert.True(ended < Prompt, $"{upload}: the request took {ended} to end after the client went");
         Assert.Equal(before.Requests + 1, (await StrategyCounts.ReadAsync(client, Strategy)).Requests);
         factory.AssertNoServerFaultSince(mark, upload.ToString());
@@ -120,7 +120,7 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
             var ended = await BoundedWait.UntilAsync(
                 async () => factory.Pool.InUseBytes == 0 && (await StrategyCounts.ReadAsync(client, strategy)).Requests > before.Requests,
                 Bound);
-            Assert.True(ended is not null, $"{because}: the request had not ended after {Bound}; {factory.Pool.InUseBytes} pooled bytes rented");
+            Assert.True(ended is not null, $"{because}: the request had not ended after {Bound}; {factory.Pool.InUseBytes} bytes of blocks in use");
             factory.AssertNoServerFaultSince(mark, because);
         }
 

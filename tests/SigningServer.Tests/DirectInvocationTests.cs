@@ -6,6 +6,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Signing;
 using Signing.Http;
+using Signing.Http.Memory;
 
 namespace SigningServer.Tests;
 
@@ -28,7 +29,7 @@ public sealed class DirectInvocationTests
         Assert.Equal(TestKey.SignatureOf(body), json.GetProperty("signature").GetString());
         Assert.Equal("memorystream", json.GetProperty("strategy").GetString());
         Assert.Equal(3, json.GetProperty("widgetCount").GetInt32());
-        Assert.Equal(0, services.GetRequiredService<BufferPool>().InUseBytes);
+        Assert.Equal(0, services.GetRequiredService<StreamPool>().InUseBytes);
     }
 
     [Fact]
@@ -42,7 +43,7 @@ public sealed class DirectInvocationTests
         Assert.StartsWith(ProblemResponse.MediaType, contentType, StringComparison.Ordinal);
         Assert.Equal(400, json.GetProperty("status").GetInt32());
         Assert.Equal("widgets[0].id", json.GetProperty("path").GetString());
-        Assert.Equal(0, services.GetRequiredService<BufferPool>().InUseBytes);
+        Assert.Equal(0, services.GetRequiredService<StreamPool>().InUseBytes);
     }
 
     [Fact]

@@ -84,7 +84,7 @@ public sealed class HostileContentLengthTests(HostileKestrelFactory factory) : I
         using var client = factory.CreateClient();
         using var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!);
         var length = declared.ToString(CultureInfo.InvariantCulture);
-        await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, "/api/sign?strategy=pooled", $"Content-Length: {length}\r\n"));
+        await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, "/api/sign?strategy=recyclable", $"Content-Length: {length}\r\n"));
         await connection.SendAsync(ShortBody);
         if (reset is null)
         {
@@ -110,7 +110,7 @@ public sealed class HostileContentLengthTests(HostileKestrelFactory factory) : I
         var ended = await BoundedWait.UntilAsync(
             () => factory.Pool.InUseBytes == 0 && (!reachesEndpoint || factory.ResponsesSince(mark).Any(r => r.Path == "/api/sign")),
             Bound);
-        Assert.True(ended is not null, $"{because}: the request had not ended after {Bound}; {factory.Pool.InUseBytes} pooled bytes rented");
+        Assert.True(ended is not null, $"{because}: the request had not ended after {Bound}; {factory.Pool.InUseBytes} bytes of blocks in use");
         Assert.All(factory.ResponsesSince(mark), r => Assert.False(r.Path == "/api/sign" && !reachesEndpoint, $"{because}: reached the endpoint: {r}"));
         factory.AssertNoServerFaultSince(mark, because);
 

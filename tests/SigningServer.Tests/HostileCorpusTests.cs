@@ -18,7 +18,7 @@ public sealed class HostileCorpusTests(SigningServerFactory factory) : IClassFix
         var hostile = HostileCorpus.Get(name);
         using var client = factory.CreateClient();
 
-        using var response = await client.PostAsync("/api/sign?strategy=pooled", Bodies.Json(hostile.Body));
+        using var response = await client.PostAsync("/api/sign?strategy=recyclable", Bodies.Json(hostile.Body));
 
         // Every body here is under the default limit, so each is refused for what it says, not for its size.
         Assert.Equal(HttpStatusCode.BadRequest, await HostileResponse.AssertClientErrorProblemAsync(response, hostile));

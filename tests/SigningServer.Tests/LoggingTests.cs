@@ -46,12 +46,12 @@ public sealed class LoggingTests(LoggingServerFactory factory) : IClassFixture<L
         var body = Bodies.Canonical(widgetCount: 8, seed: 82);
         var underNext = Convert.ToHexStringLower(System.Security.Cryptography.HMACSHA256.HashData(Convert.FromBase64String(LoggingServerFactory.OtherKeyBase64), body));
 
-        using var response = await VerifyRequests.VerifyAsync(client, body, "?strategy=pooledhash", VerifyRequests.Header(underNext));
+        using var response = await VerifyRequests.VerifyAsync(client, body, "?strategy=recyclablehash", VerifyRequests.Header(underNext));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         var entry = Single("Verified", e => Field<int>(e, "WidgetCount") == 8);
         Assert.Equal("next", entry.Fields["KeyId"]);
-        Assert.Equal("pooledhash", entry.Fields["Strategy"]);
+        Assert.Equal("recyclablehash", entry.Fields["Strategy"]);
         Assert.Equal(2, Field<int>(entry, "KeysTried"));
         Assert.Equal(2, Field<int>(entry, "KeyCount"));
         Assert.Equal((long)body.Length, Field<long>(entry, "BodyBytes"));

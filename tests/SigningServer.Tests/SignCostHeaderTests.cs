@@ -27,7 +27,7 @@ public sealed class SignCostHeaderTests(SigningServerFactory factory) : IClassFi
     }
 
     [Fact]
-    public async Task Allocations_tell_the_copying_strategies_from_the_pooled_one()
+    public async Task Allocations_tell_the_copying_strategies_from_the_recyclable_one()
     {
         using var client = factory.CreateClient();
         // 300 widgets: about 108 KB of canonical JSON, past the 85,000-byte large-object threshold.
@@ -35,14 +35,14 @@ public sealed class SignCostHeaderTests(SigningServerFactory factory) : IClassFi
 
         var stringBytes = await SignAllocationAsync(client, body, "string");
         var memoryStreamBytes = await SignAllocationAsync(client, body, "memorystream");
-        var pooledBytes = await SignAllocationAsync(client, body, "pooled");
+        var recyclableBytes = await SignAllocationAsync(client, body, "recyclable");
 
         // The string strategy holds the document as UTF-16 (two bytes a char) and then as a byte array: three copies.
         Assert.True(stringBytes >= 3L * body.Length, $"string allocated {stringBytes} bytes signing {body.Length}");
         // A MemoryStream's final buffer alone is at least the document.
         Assert.True(memoryStreamBytes >= body.Length, $"memorystream allocated {memoryStreamBytes} bytes signing {body.Length}");
-        // The pooled strategy's buffer comes back from the pool, so what it allocates is less than one copy.
-        Assert.True(pooledBytes < body.Length, $"pooled allocated {pooledBytes} bytes signing {body.Length}");
+        // The recyclable strategy's blocks come back to the pool, so what it allocates is less than one copy.
+        Assert.True(recyclableBytes < body.Length, $"recyclable allocated {recyclableBytes} bytes signing {body.Length}");
     }
 
     [Fact]
@@ -51,7 +51,7 @@ public sealed class SignCostHeaderTests(SigningServerFactory factory) : IClassFi
         using var client = factory.CreateClient();
         var whole = Bodies.Canonical(widgetCount: 3, seed: 2);
 
-        using var response = await client.PostAsync("/api/sign?strategy=pooled", Bodies.Json(whole[..^1]));
+        using var response = await client.PostAsync("/api/sign?strategy=recyclable", Bodies.Json(whole[..^1]));
 
         await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
         Assert.Equal(["read", "parse"], CostHeaders.Timings(response).Select(t => t.Name));

@@ -53,14 +53,28 @@ public sealed class SigningMeterTests(SigningServerFactory factory) : IClassFixt
     }
 
     [Fact]
-    public void Pool_gauges_report_bytes_in_use_and_the_free_bound()
+    public async Task Pool_gauges_and_events_report_what_the_stream_pool_saw()
     {
+        using var client = factory.CreateClient();
         using var recorder = new Recorder(factory.Services.GetRequiredService<IMeterFactory>());
+        using var response = await client.PostAsync("/api/sign?strategy=recyclable", Bodies.Json(Bodies.Canonical(widgetCount: 300, seed: 4)));
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
 
         recorder.Observe();
 
-        Assert.Equal(0, Assert.Single(recorder.Of(SigningTelemetry.PoolInUseName)).Value);
-        Assert.Equal(factory.Pool.Options.MaximumFreeBytes, Assert.Single(recorder.Of(SigningTelemetry.PoolFreeLimitName)).Value);
+        Assert.All(recorder.Of(SigningTelemetry.PoolInUseName), m => Assert.Equal(0, m.Value));
+        Assert.Equal(["large", "small"], recorder.Of(SigningTelemetry.PoolInUseName).Select(m => (string)m.Tags[SigningTelemetry.PoolTag]!).Order());
+        var limits = recorder.Of(SigningTelemetry.PoolFreeLimitName).ToDictionary(m => (string)m.Tags[SigningTelemetry.PoolTag]!, m => m.Value);
+        Assert.Equal(factory.Pool.Options.MaximumSmallPoolFreeBytes, limits["small"]);
+        Assert.Equal(factory.Pool.Options.MaximumLargePoolFreeBytes, limits["large"]);
+        // The body and the document took blocks, which are free again now.
+        var free = recorder.Of(SigningTelemetry.PoolFreeName).Single(m => (string?)m.Tags[SigningTelemetry.PoolTag] == "small");
+        Assert.True(free.Value >= factory.Pool.Options.BlockSize, $"{free.Value} bytes free");
+        var events = recorder.Of(SigningTelemetry.PoolEventsName).ToDictionary(m => (string)m.Tags[SigningTelemetry.PoolEventTag]!, m => m.Value);
+        Assert.Equal(factory.Pool.BlocksCreated, events["block_created"]);
+        Assert.True(events["block_created"] > 0);
+        Assert.Equal(0, events["stream_double_disposed"]);
+        Assert.Equal(0, events["stream_finalized"]);
     }
 
     private sealed record Measurement(string Instrument, double Value, IReadOnlyDictionary<string, object?> Tags);

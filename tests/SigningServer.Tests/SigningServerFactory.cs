@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Signing;
+using Signing.Http.Memory;
 
 namespace SigningServer.Tests;
 
@@ -31,8 +32,8 @@ public class SigningServerFactory : WebApplicationFactory<Program>
         _settings = new Dictionary<string, string?>(settings);
     }
 
-    /// <summary>The host's buffer pool, to check that every rented byte went back.</summary>
-    public BufferPool Pool => Services.GetRequiredService<BufferPool>();
+    /// <summary>The host's stream pool, to check that every block went back.</summary>
+    public StreamPool Pool => Services.GetRequiredService<StreamPool>();
 
     /// <summary>The host's strategies, so tests cover every name the server really offers.</summary>
     public SigningStrategies Strategies => Services.GetRequiredService<SigningStrategies>();

@@ -86,6 +86,59 @@ public sealed class StartupValidationTests
         Assert.Contains("Signing:MaxRequestBodyBytes", validation.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("BlockSize", "0")]
+    [InlineData("BlockSize", "1023")]
+    [InlineData("BlockSize", "16777217")]
+    [InlineData("LargeBufferMultiple", "0")]
+    [InlineData("MaximumBufferSize", "65536")]
+    [InlineData("MaximumBufferSize", "9437185")]
+    [InlineData("MaximumSmallPoolFreeBytes", "0")]
+    [InlineData("MaximumLargePoolFreeBytes", "0")]
+    [InlineData("MaximumStreamCapacity", "1048576")]
+    public void Stream_pool_setting_out_of_range_stops_the_host_naming_it(string name, string value)
+    {
+        var settings = WithKey(TestKey.Base64);
+        settings["Signing:RecyclableMemoryStream:" + name] = value;
+
+        var (_, validation, _) = StartAndCatch(SigningServerFactory.TestingEnvironment, settings);
+
+        Assert.Contains("Signing:RecyclableMemoryStream:" + name + " ", validation.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("Signing:Buffers:MaximumArrayLength")]
+    [InlineData("Signing:Buffers:InitialCapacityBytes")]
+    public void Settings_of_the_replaced_pool_stop_the_host_naming_the_replacement(string setting)
+    {
+        var settings = WithKey(TestKey.Base64);
+        settings[setting] = "4096";
+
+        var (_, validation, _) = StartAndCatch(SigningServerFactory.TestingEnvironment, settings);
+
+        Assert.Contains("Signing:Buffers is no longer read", validation.Message, StringComparison.Ordinal);
+        Assert.Contains("Signing:RecyclableMemoryStream", validation.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Stream_pool_settings_reach_the_library_and_its_capacity_follows_the_body_limit()
+    {
+        var settings = WithKey(TestKey.Base64);
+        settings["Signing:RecyclableMemoryStream:BlockSize"] = "65536";
+        settings["Signing:RecyclableMemoryStream:MaximumSmallPoolFreeBytes"] = "1048576";
+        settings["Signing:MaxRequestBodyBytes"] = "100000";
+        using var factory = new ConfiguredServerFactory(SigningServerFactory.TestingEnvironment, settings);
+        using var client = factory.CreateClient();
+
+        using var response = await client.PostAsync("/api/sign", Bodies.Json(Bodies.Canonical(widgetCount: 3, seed: 1)));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(65536, factory.Pool.Options.BlockSize);
+        Assert.Equal(1048576, factory.Pool.Options.MaximumSmallPoolFreeBytes);
+        // Three times the body limit (a canonical document's most), rounded up to whole 64 KiB blocks: 300,000 -> 327,680.
+        Assert.Equal(327_680, factory.Pool.Options.MaximumStreamCapacity);
+    }
+
     [Fact]
     public async Task Development_key_is_accepted_in_development()
     {

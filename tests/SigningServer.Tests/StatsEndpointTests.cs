@@ -22,7 +22,7 @@ public sealed class StatsEndpointTests(SigningServerFactory factory) : IClassFix
         Assert.True(response.Headers.CacheControl?.NoStore, "Cache-Control: no-store");
         using var document = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
         var root = document.RootElement;
-        Assert.Equal(["bufferPool", "gc", "process", "strategies", "timestamp"], Names(root));
+        Assert.Equal(["gc", "process", "strategies", "streamPool", "timestamp"], Names(root));
         Assert.Equal(
             ["collections", "concurrent", "lastCollection", "latencyMode", "pauseTimePercentage", "server", "totalAllocatedBytes", "totalPauseMilliseconds"],
             Names(root.GetProperty("gc")));
@@ -31,7 +31,13 @@ public sealed class StatsEndpointTests(SigningServerFactory factory) : IClassFix
         Assert.Equal(
             ["fragmentationAfterBytes", "fragmentationBeforeBytes", "sizeAfterBytes", "sizeBeforeBytes"],
             Names(root.GetProperty("gc").GetProperty("lastCollection").GetProperty("generations").GetProperty("loh")));
-        Assert.Equal(["inUseBytes", "maximumArrayLength", "maximumArraysPerBucket", "maximumFreeBytes"], Names(root.GetProperty("bufferPool")));
+        Assert.Equal(
+            [
+                "blockSize", "blocksCreated", "buffersDiscarded", "largeBuffersCreated", "largePoolFreeBytes", "largePoolInUseBytes",
+                "maximumLargePoolFreeBytes", "maximumSmallPoolFreeBytes", "smallPoolFreeBytes", "smallPoolInUseBytes",
+                "streamsDoubleDisposed", "streamsFinalized", "streamsOverCapacity",
+            ],
+            Names(root.GetProperty("streamPool")));
         Assert.Equal(
             ["errors", "name", "parseAllocatedBytes", "parseSeconds", "requests", "signAllocatedBytes", "signSeconds"],
             Names(root.GetProperty("strategies")[0]));
@@ -49,8 +55,13 @@ public sealed class StatsEndpointTests(SigningServerFactory factory) : IClassFix
         Assert.True(stats.Process.WorkingSetBytes > 0);
         Assert.True(stats.Process.PeakWorkingSetBytes >= stats.Process.WorkingSetBytes);
         Assert.Equal(Environment.ProcessorCount, stats.Process.ProcessorCount);
-        Assert.Equal(0, stats.BufferPool.InUseBytes);
-        Assert.Equal(factory.Pool.Options.MaximumFreeBytes, stats.BufferPool.MaximumFreeBytes);
+        Assert.Equal(0, stats.StreamPool.SmallPoolInUseBytes);
+        Assert.Equal(0, stats.StreamPool.LargePoolInUseBytes);
+        Assert.Equal(factory.Pool.Options.MaximumSmallPoolFreeBytes, stats.StreamPool.MaximumSmallPoolFreeBytes);
+        Assert.Equal(factory.Pool.Options.MaximumLargePoolFreeBytes, stats.StreamPool.MaximumLargePoolFreeBytes);
+        Assert.Equal(factory.Pool.Options.BlockSize, stats.StreamPool.BlockSize);
+        Assert.Equal(0, stats.StreamPool.StreamsDoubleDisposed);
+        Assert.Equal(0, stats.StreamPool.StreamsFinalized);
         Assert.Equal(factory.Strategies.Names, stats.Strategies.Select(s => s.Name));
         Assert.InRange(stats.Timestamp, DateTimeOffset.UtcNow.AddMinutes(-1), DateTimeOffset.UtcNow.AddMinutes(1));
     }

@@ -50,7 +50,7 @@ public sealed class StrategyHappyPathTests(SigningServerFactory factory) : IClas
     [Theory]
     [InlineData("MemoryStream", "memorystream")]
     [InlineData("STRING", "string")]
-    [InlineData("Pooled", "pooled")]
+    [InlineData("Recyclable", "recyclable")]
     public async Task Strategy_names_ignore_case_and_the_response_gives_the_canonical_name(string requested, string canonical)
     {
         Assert.Contains(canonical, factory.Strategies.Names);
@@ -74,7 +74,7 @@ public sealed class StrategyHappyPathTests(SigningServerFactory factory) : IClas
         var signed = await SignAsync(client, body, query);
 
         Assert.Equal(SigningStrategies.DefaultName, signed.Strategy);
-        Assert.Equal("pooled", signed.Strategy);
+        Assert.Equal("recyclable", signed.Strategy);
         Assert.Equal(TestKey.SignatureOf(body), signed.Signature);
     }
 

@@ -7,8 +7,9 @@ public sealed class UnknownStrategyTests(SigningServerFactory factory) : IClassF
 {
     [Theory]
     [InlineData("nope")]
-    [InlineData("recyclable")]
-    [InlineData("pooled%20")]
+    [InlineData("recyclable%20")]
+    [InlineData("pooled")]
+    [InlineData("pooledhash")]
     [InlineData("%E2%9C%93")]
     public async Task Unknown_strategy_is_400_listing_the_valid_names(string strategy)
     {

@@ -1,3 +1,5 @@
+using Microsoft.IO;
+
 namespace Signing.Http.Keys;
 
 /// <summary>
@@ -14,24 +16,24 @@ public sealed class SigningKeyRing
     public const string DefaultKeyId = "default";
 
     /// <summary>Builds one set of strategies per key; <paramref name="activeKeyId"/> must be one of the ids.</summary>
-    public SigningKeyRing(string activeKeyId, IReadOnlyDictionary<string, SigningKey> keys, BufferPool pool)
+    public SigningKeyRing(string activeKeyId, IReadOnlyDictionary<string, SigningKey> keys, RecyclableMemoryStreamManager streams)
     {
         ArgumentNullException.ThrowIfNull(activeKeyId);
         ArgumentNullException.ThrowIfNull(keys);
-        ArgumentNullException.ThrowIfNull(pool);
+        ArgumentNullException.ThrowIfNull(streams);
         if (!keys.TryGetValue(activeKeyId, out var activeKey))
         {
             throw new ArgumentException($"The active key id '{activeKeyId}' is not among the keys.", nameof(activeKeyId));
         }
 
         ActiveKeyId = activeKeyId;
-        Active = SigningStrategies.CreateBuiltIn(activeKey, pool);
+        Active = SigningStrategies.CreateBuiltIn(activeKey, streams);
         Keys =
         [
             new KeyedStrategies(activeKeyId, Active),
             .. keys.Where(k => k.Key != activeKeyId)
                 .OrderBy(k => k.Key, StringComparer.Ordinal)
-                .Select(k => new KeyedStrategies(k.Key, SigningStrategies.CreateBuiltIn(k.Value, pool))),
+                .Select(k => new KeyedStrategies(k.Key, SigningStrategies.CreateBuiltIn(k.Value, streams))),
         ];
     }
 
@@ -45,10 +47,10 @@ public sealed class SigningKeyRing
     public IReadOnlyList<KeyedStrategies> Keys { get; }
 
     /// <summary>Builds the ring from options that <see cref="SigningOptionsValidator"/> has passed.</summary>
-    internal static SigningKeyRing FromOptions(SigningOptions options, BufferPool pool)
+    internal static SigningKeyRing FromOptions(SigningOptions options, RecyclableMemoryStreamManager streams)
     {
         var keys = options.ConfiguredKeys().ToDictionary(k => k.Id, k => SigningKey.FromBase64(k.Base64), StringComparer.Ordinal);
         var active = string.IsNullOrWhiteSpace(options.ActiveKeyId) ? keys.Keys.Single() : options.ActiveKeyId.Trim();
-        return new SigningKeyRing(active, keys, pool);
+        return new SigningKeyRing(active, keys, streams);
     }
 }

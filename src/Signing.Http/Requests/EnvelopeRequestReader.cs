@@ -1,6 +1,7 @@
 using System.Diagnostics.CodeAnalysis;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.IO;
 
 namespace Signing.Http.Requests;
 
@@ -8,7 +9,7 @@ namespace Signing.Http.Requests;
 /// The part of a request that sign and verify share: the strategy named by <c>?strategy=</c> and the envelope in the
 /// body, with the same checks and the same problems, so that verify accepts exactly what sign accepts.
 /// </summary>
-internal sealed class EnvelopeRequestReader(BufferPool pool, long maxBodyBytes)
+internal sealed class EnvelopeRequestReader(RecyclableMemoryStreamManager streams, long maxBodyBytes)
 {
     /// <summary>
     /// Finds the strategy named by <c>?strategy=</c> (default <see cref="SigningStrategies.DefaultName"/>) in
@@ -40,7 +41,7 @@ internal sealed class EnvelopeRequestReader(BufferPool pool, long maxBodyBytes)
     }
 
     /// <summary>
-    /// Checks the content type and length, drains the body asynchronously into pooled memory and parses it, recording
+    /// Checks the content type and length, drains the body asynchronously into pooled blocks and parses it, recording
     /// each phase in <paramref name="phases"/> as it completes. Client mistakes come back as a problem; only a fault of
     /// the server, or cancellation, escapes as an exception.
     /// </summary>
@@ -58,10 +59,10 @@ internal sealed class EnvelopeRequestReader(BufferPool pool, long maxBodyBytes)
                 throw new BadHttpRequestException($"The body is larger than the limit of {maxBodyBytes} bytes.", StatusCodes.Status413PayloadTooLarge);
             }
 
-            using var body = await RequestBodyReader.ReadAsync(request.Body, pool, maxBodyBytes, cancellationToken);
+            using var body = await RequestBodyReader.ReadAsync(request.Body, streams, maxBodyBytes, cancellationToken);
             phases.Read = phases.Elapsed;
-            phases.BodyBytes = body.WrittenCount;
-            if (body.WrittenCount == 0)
+            phases.BodyBytes = body.Length;
+            if (body.Length == 0)
             {
                 return new EnvelopeRead(null, SignProblems.EmptyBody());
             }
@@ -69,7 +70,7 @@ internal sealed class EnvelopeRequestReader(BufferPool pool, long maxBodyBytes)
             var parsing = PhaseMark.Start();
             try
             {
-                return new EnvelopeRead(EnvelopeParser.Parse(body.WrittenSpan), null);
+                return new EnvelopeRead(EnvelopeParser.Parse(body), null);
             }
             finally
             {

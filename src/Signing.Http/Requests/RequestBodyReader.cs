@@ -1,18 +1,25 @@
-using CommunityToolkit.HighPerformance.Buffers;
+using System.Buffers;
 using Microsoft.AspNetCore.Http;
+using Microsoft.IO;
 
 namespace Signing.Http.Requests;
 
 /// <summary>
-/// Drains a request body into pooled memory, asynchronously and within a limit.
+/// Drains a request body into a <see cref="RecyclableMemoryStream"/>, asynchronously and within a limit.
 /// </summary>
 /// <remarks>
 /// Newtonsoft.Json only reads synchronously, and synchronous reads of a request body block a thread-pool thread per
-/// request (Kestrel forbids them by default for that reason). So the body is read with async I/O into a pooled
-/// buffer and parsed from there: one copy of the raw bytes, never a string, and the buffer goes back to the pool.
+/// request (Kestrel forbids them by default for that reason). So the body is read with async I/O into pooled blocks
+/// and parsed from there: one copy of the raw bytes, never a string, and never one contiguous array, so a body costs
+/// what it is, rounded up to a block, and no body reaches the large object heap.
 /// </remarks>
 internal static class RequestBodyReader
 {
+    /// <summary>The tag of the streams bodies are read into, as the pool's events report it.</summary>
+    public const string StreamTag = "body";
+
+    // Each read lands in a small pooled array and is copied into the stream's blocks: reads stay the size the
+    // transport likes, whatever the block size.
     private const int ReadSize = 16 * 1024;
 
     /// <summary>Reads all of <paramref name="body"/>; the caller disposes the result.</summary>
@@ -21,9 +28,10 @@ internal static class RequestBodyReader
     /// resets or drops it mid-upload), so that a client going away is answered as a client fault, not logged as an
     /// unhandled exception.
     /// </exception>
-    public static async Task<ArrayPoolBufferWriter<byte>> ReadAsync(Stream body, BufferPool pool, long limit, CancellationToken cancellationToken)
+    public static async Task<RecyclableMemoryStream> ReadAsync(Stream body, RecyclableMemoryStreamManager streams, long limit, CancellationToken cancellationToken)
     {
-        var buffer = pool.RentWriter();
+        var buffer = streams.GetStream(StreamTag);
+        var chunk = ArrayPool<byte>.Shared.Rent(ReadSize);
         try
         {
             while (true)
@@ -31,7 +39,7 @@ internal static class RequestBodyReader
                 int read;
                 try
                 {
-                    read = await body.ReadAsync(buffer.GetMemory(ReadSize), cancellationToken);
+                    read = await body.ReadAsync(chunk.AsMemory(0, ReadSize), cancellationToken);
                 }
                 catch (IOException e) when (e is not BadHttpRequestException)
                 {
@@ -46,17 +54,22 @@ internal static class RequestBodyReader
                     return buffer;
                 }
 
-                buffer.Advance(read);
-                if (buffer.WrittenCount > limit)
+                if (buffer.Length + read > limit)
                 {
                     throw new BadHttpRequestException($"The body is larger than the limit of {limit} bytes.", StatusCodes.Status413PayloadTooLarge);
                 }
+
+                buffer.Write(chunk, 0, read);
             }
         }
         catch
         {
             buffer.Dispose();
             throw;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(chunk);
         }
     }
 }

@@ -7,11 +7,11 @@ namespace Signing.Http.Stats;
 /// <param name="Timestamp">When the snapshot was taken (UTC), to turn differences into rates.</param>
 /// <param name="Gc">The garbage collector's mode, counts and heap sizes.</param>
 /// <param name="Process">The process's memory and CPU time.</param>
-/// <param name="BufferPool">The pooled strategies' buffer pool.</param>
+/// <param name="StreamPool">The RecyclableMemoryStream pool behind request bodies and the recyclable strategies.</param>
 /// <param name="Strategies">Per-strategy totals, in the order of <see cref="SigningStrategies.Names"/>.</param>
 public sealed record ServiceStats(
     DateTimeOffset Timestamp,
     GcStats Gc,
     ProcessStats Process,
-    BufferPoolStats BufferPool,
+    StreamPoolStats StreamPool,
     IReadOnlyList<StrategyStats> Strategies);

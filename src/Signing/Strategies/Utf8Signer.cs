@@ -1,10 +1,11 @@
+using System.Buffers;
 using Signing.Hashing;
 
 namespace Signing.Strategies;
 
 /// <summary>
 /// The allocation floor: <see cref="CanonicalUtf8Writer"/> writes the canonical UTF-8 itself (no Newtonsoft, so no
-/// boxed Guid or DateTime and no string per value) into one small buffer from the <see cref="BufferPool"/>, which is
+/// boxed Guid or DateTime and no string per value) into one small buffer from <see cref="ArrayPool{T}.Shared"/>, which is
 /// hashed each time it fills. The only allocations per sign are the signature string and a small sink object,
 /// whatever the number of widgets.
 /// </summary>
@@ -12,7 +13,7 @@ namespace Signing.Strategies;
 /// Named <c>utf8</c> because writing UTF-8 directly, instead of text that is encoded afterwards, is what sets it apart.
 /// It signs the same bytes as every other strategy; the differential tests against Newtonsoft hold it to that.
 /// </remarks>
-public sealed class Utf8Signer(SigningKey key, BufferPool pool) : ISigningStrategy
+public sealed class Utf8Signer(SigningKey key) : ISigningStrategy
 {
     /// <summary>The name callers use in <c>?strategy=</c>.</summary>
     public const string StrategyName = "utf8";
@@ -30,7 +31,7 @@ public sealed class Utf8Signer(SigningKey key, BufferPool pool) : ISigningStrate
     public SignResult Sign(WidgetEnvelope envelope)
     {
         using var hmac = HmacLease.Rent(key);
-        var buffer = pool.Rent(ChunkBytes);
+        var buffer = ArrayPool<byte>.Shared.Rent(ChunkBytes);
         try
         {
             var sink = new HmacSink(hmac.Hash, buffer);
@@ -40,7 +41,7 @@ public sealed class Utf8Signer(SigningKey key, BufferPool pool) : ISigningStrate
         }
         finally
         {
-            pool.Return(buffer);
+            ArrayPool<byte>.Shared.Return(buffer);
         }
     }
 }

@@ -13,8 +13,8 @@ namespace Signing.Tests.Strategies;
 /// for the Newtonsoft-based strategies, whose allocations we do not control and which may move a little with a
 /// Newtonsoft or runtime update, and a fixed 512 bytes for <c>utf8</c>, whose measured 192 bytes (the signature string
 /// and a small sink object) do not depend on the envelope. Measured at 3,000 widgets: string 5,893,280; memorystream
-/// 4,656,456 to 4,656,680; pooled 462,904; pooledhash 462,168; streaming 462,128; utf8 192 bytes (also 192 at 30 and
-/// at 30,000). If a bound fails, find out why before raising it.
+/// 4,656,456 to 4,656,680; recyclable 463,864; recyclablehash 463,560; streaming 462,128; utf8 192 bytes (also 192 at
+/// 30 and at 30,000). If a bound fails, find out why before raising it.
 /// </remarks>
 public sealed class AllocationGuardTests
 {
@@ -23,15 +23,15 @@ public sealed class AllocationGuardTests
     [Theory]
     [InlineData(StringSigner.StrategyName, 3_000, 6_800_000)]
     [InlineData(MemoryStreamSigner.StrategyName, 3_000, 5_400_000)]
-    [InlineData(PooledBufferSigner.StrategyName, 3_000, 540_000)]
-    [InlineData(PooledHashSigner.StrategyName, 3_000, 540_000)]
+    [InlineData(RecyclableStreamSigner.StrategyName, 3_000, 540_000)]
+    [InlineData(RecyclableHashSigner.StrategyName, 3_000, 540_000)]
     [InlineData(StreamingSigner.StrategyName, 3_000, 540_000)]
     [InlineData(Utf8Signer.StrategyName, 30, 512)]
     [InlineData(Utf8Signer.StrategyName, 3_000, 512)]
     [InlineData(Utf8Signer.StrategyName, 30_000, 512)]
     public void One_sign_allocates_no_more_than_measured(string name, int widgetCount, long boundBytes)
     {
-        var strategy = SigningStrategies.CreateBuiltIn(Key, new BufferPool(new PooledBufferOptions()))[name];
+        var strategy = SigningStrategies.CreateBuiltIn(Key, TestData.CreateStreams())[name];
         var envelope = EnvelopeGenerator.Create(widgetCount, 42);
 
         // Warm-up fills the pool and this thread's HMAC state and runs every one-time initialisation.
