@@ -1,9 +1,11 @@
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.AspNetCore.RequestDecompression;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Microsoft.IO;
 using Signing.Http.Keys;
+using Signing.Http.Memory;
 using Signing.Http.Requests;
 
 namespace Signing.Http;
@@ -13,7 +15,13 @@ namespace Signing.Http;
 /// from its <c>sign</c> function, so both hosts parse, choose and fail in exactly the same way.
 /// </summary>
 public sealed class SignEndpoint(
-    SigningKeyRing keys, RecyclableMemoryStreamManager streams, SigningTelemetry telemetry, IOptions<SigningOptions> options, ILogger<SignEndpoint> logger)
+    SigningKeyRing keys,
+    RecyclableMemoryStreamManager streams,
+    IRequestDecompressionProvider decompression,
+    InFlightBudget budget,
+    SigningTelemetry telemetry,
+    IOptions<SigningOptions> options,
+    ILogger<SignEndpoint> logger)
 {
     /// <summary>The value of <see cref="SignResponse.Algorithm"/>, and the only algorithm verify checks.</summary>
     internal const string Algorithm = "HMAC-SHA256";
@@ -21,7 +29,7 @@ public sealed class SignEndpoint(
     /// <summary>Stands in for the strategy in logs when the request named none that exists: the caller's text is not logged.</summary>
     internal const string NoStrategy = "none";
 
-    private readonly EnvelopeRequestReader _reader = new(streams, options.Value.MaxRequestBodyBytes);
+    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options);
 
     /// <summary>
     /// Signs the envelope in <paramref name="request"/>'s body with the active key and the strategy named by
@@ -43,13 +51,19 @@ public sealed class SignEndpoint(
             return Rejected(problem, NoStrategy, phases);
         }
 
-        var succeeded = false;
+        var outcome = RequestOutcome.Failed;
+        using var charge = budget.Open();
         try
         {
-            var read = await _reader.ReadAsync(request, phases, cancellationToken);
+            var read = await _reader.ReadAsync(request, strategy, charge, phases, cancellationToken);
             if (read.Envelope is not { } envelope)
             {
-                return Rejected(read.Problem!, strategy.Name, phases);
+                if (read.Problem!.StatusCode == StatusCodes.Status503ServiceUnavailable)
+                {
+                    outcome = RequestOutcome.Refused;
+                }
+
+                return Rejected(read.Problem, strategy.Name, phases);
             }
 
             cancellationToken.ThrowIfCancellationRequested();
@@ -64,7 +78,7 @@ public sealed class SignEndpoint(
                 phases.Sign = signing.Stop();
             }
 
-            succeeded = true;
+            outcome = RequestOutcome.Succeeded;
             if (logger.IsEnabled(LogLevel.Information))
             {
                 double readMs = Milliseconds(phases.Read), parseMs = Milliseconds(phases.Parse?.Duration), signMs = Milliseconds(phases.Sign?.Duration);
@@ -81,7 +95,7 @@ public sealed class SignEndpoint(
             // exception handler, which clears them along with everything else.
             var cost = phases.Cost;
             SignCostHeaders.Write(request.HttpContext.Response.Headers, cost);
-            telemetry.Record(strategy.Name, cost, phases.Elapsed, succeeded);
+            telemetry.Record(strategy.Name, cost, phases.Elapsed, outcome);
         }
     }
 

@@ -32,9 +32,29 @@ internal static class SignProblems
         statusCode: StatusCodes.Status400BadRequest);
 
     public static ProblemHttpResult BadRequest(BadHttpRequestException exception) => TypedResults.Problem(
-        title: exception.StatusCode == StatusCodes.Status413PayloadTooLarge ? "Body too large" : "Bad request",
+        title: exception.StatusCode switch
+        {
+            StatusCodes.Status413PayloadTooLarge => "Body too large",
+            StatusCodes.Status408RequestTimeout => "Body stalled",
+            _ => "Bad request",
+        },
         detail: exception.Message,
         statusCode: exception.StatusCode);
+
+    public static ProblemHttpResult UnsupportedCharset(string charset) => TypedResults.Problem(
+        title: "Unsupported media type",
+        detail: $"Only UTF-8 is accepted; the body was declared as charset '{Excerpt(charset)}'. Send it as UTF-8, with no charset or 'charset=utf-8'.",
+        statusCode: StatusCodes.Status415UnsupportedMediaType);
+
+    public static ProblemHttpResult UnsupportedContentEncoding(string encoding) => TypedResults.Problem(
+        title: "Unsupported content encoding",
+        detail: $"The body may be sent as is or with exactly one of the codings gzip, br or deflate; got '{Excerpt(encoding)}'.",
+        statusCode: StatusCodes.Status415UnsupportedMediaType);
+
+    public static ProblemHttpResult Overloaded(int retryAfterSeconds) => TypedResults.Problem(
+        title: "Server busy",
+        detail: $"The requests in flight hold as much memory as this server allows; nothing of this request was signed. Retry after {retryAfterSeconds} s.",
+        statusCode: StatusCodes.Status503ServiceUnavailable);
 
     public static ProblemHttpResult InvalidEnvelope(EnvelopeFormatException exception)
     {

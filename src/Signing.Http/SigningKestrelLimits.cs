@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Signing.Http.Memory;
 
 namespace Signing.Http;
 
@@ -8,8 +9,12 @@ namespace Signing.Http;
 /// connection, a request and a growing buffer for as long as it likes unless Kestrel cuts it off.
 /// </summary>
 /// <remarks>
-/// Both hosts get these through <see cref="SigningServiceCollectionExtensions.AddSigning"/>; on Azure Functions they
-/// apply to the Kestrel inside the worker, whose only client is the Functions host.
+/// Only the body limit applies to both hosts (<see cref="SigningServiceCollectionExtensions.AddSigning"/> sets it).
+/// The rest protect a server that faces clients, SigningServer, which applies them with <see cref="ApplyClientFacing"/>.
+/// Inside the Azure Functions worker Kestrel's only client is the Functions host, which forwards requests over pooled
+/// loopback connections that it keeps longer than <see cref="KeepAliveTimeout"/>; there, slow and hostile clients meet
+/// the platform's front end and its per-instance concurrency (infra/resources.bicep) instead, and memory is bounded by
+/// the in-flight budget and the stall timeout, which both hosts enforce in the endpoint.
 /// </remarks>
 public static class SigningKestrelLimits
 {
@@ -44,13 +49,28 @@ public static class SigningKestrelLimits
     /// </summary>
     public const long MaxConcurrentConnections = 1024;
 
-    /// <summary>Sets every limit above, and the body size limit to <paramref name="maxRequestBodyBytes"/>.</summary>
-    public static void Apply(KestrelServerLimits limits, long maxRequestBodyBytes)
+    /// <summary>
+    /// What Kestrel buffers per connection before the endpoint reads it: 64 KiB rather than 1 MiB. The endpoint reads
+    /// 16 KiB at a time into pooled blocks, so more buffering only holds memory per connection that the in-flight
+    /// budget would have to set aside (<see cref="Memory.InFlightBudgetSizing.KestrelReserveBytes"/>).
+    /// </summary>
+    public const long MaxRequestBufferSize = 64 * 1024;
+
+    /// <summary>
+    /// Sets Kestrel's body limit to <paramref name="maxRequestBodyBytes"/>, on both hosts: Kestrel's default
+    /// (30,000,000 bytes) is lower than ours, and the Functions host turns its rejection into a 500.
+    /// </summary>
+    public static void ApplyBodyLimit(KestrelServerLimits limits, long maxRequestBodyBytes)
     {
         ArgumentNullException.ThrowIfNull(limits);
-
-        // Kestrel's default (30,000,000 bytes) is lower than ours, and the Functions host turns its rejection into a 500.
         limits.MaxRequestBodySize = maxRequestBodyBytes;
+    }
+
+    /// <summary>Sets every client-facing limit above, for a Kestrel that clients reach directly.</summary>
+    public static void ApplyClientFacing(KestrelServerLimits limits)
+    {
+        ArgumentNullException.ThrowIfNull(limits);
+        limits.MaxRequestBufferSize = MaxRequestBufferSize;
         limits.MinRequestBodyDataRate = new MinDataRate(MinRequestBodyBytesPerSecond, MinRequestBodyGracePeriod);
         limits.RequestHeadersTimeout = RequestHeadersTimeout;
         limits.KeepAliveTimeout = KeepAliveTimeout;

@@ -47,4 +47,8 @@ internal static partial class SigningLog
         Message = "Verify with {Strategy} rejected with {StatusCode} ({Problem}): body {BodyBytes} B, total {ElapsedMilliseconds} ms")]
     public static partial void VerifyRejected(
         ILogger logger, string strategy, int statusCode, string? problem, long bodyBytes, double elapsedMilliseconds);
+
+    [LoggerMessage(EventId = 7, EventName = "InvalidSettings", Level = LogLevel.Critical,
+        Message = "Signing cannot start; fix these settings: {Failures}")]
+    public static partial void InvalidSettings(ILogger logger, string failures);
 }

@@ -42,6 +42,21 @@ public sealed class SigningOptions
     public long MaxRequestBodyBytes { get; set; } = 32 * 1024 * 1024;
 
     /// <summary>
+    /// The most memory requests in flight may hold together (<see cref="InFlightBudget"/>); a request that does not fit
+    /// is refused with 503 and <c>Retry-After</c>. Unset, it is derived from the memory the runtime may use
+    /// (<see cref="InFlightBudgetSizing.DefaultLimitBytes"/>). It must hold at least one maximum-size request with the
+    /// costliest strategy, or such a request could never be served.
+    /// </summary>
+    public long? MaxInFlightBytes { get; set; }
+
+    /// <summary>
+    /// How long a body may stop arriving before the request is cut off with 408 and its blocks go back to the pool.
+    /// Kestrel's minimum data rate is an average since the body began, so a client that sends 16 MiB at once and then
+    /// nothing would keep its buffer for minutes; this bounds the silence itself. 5 s by default, at most 10 s.
+    /// </summary>
+    public TimeSpan BodyStallTimeout { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
     /// The one pool every buffer comes from (request bodies and the recyclable strategies' documents): the library's
     /// own options, bound from <c>Signing:RecyclableMemoryStream:BlockSize</c> and its siblings, with the defaults and
     /// reasons of <see cref="StreamPoolSettings.DefaultOptions"/>. <c>MaximumStreamCapacity</c> is not a setting: it

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using Microsoft.IO;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
 
@@ -33,6 +34,16 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         if (options.MaxRequestBodyBytes is < 1024 or > int.MaxValue)
         {
             failures.Add($"{SigningOptions.SectionName}:MaxRequestBodyBytes must be between 1 KiB and 2 GiB.");
+        }
+
+        if (options.MaxInFlightBytes is < 1024 * 1024)
+        {
+            failures.Add($"{SigningOptions.SectionName}:MaxInFlightBytes must be at least 1 MiB, or unset to derive it from the memory available.");
+        }
+
+        if (options.BodyStallTimeout < TimeSpan.FromSeconds(1) || options.BodyStallTimeout > TimeSpan.FromSeconds(10))
+        {
+            failures.Add($"{SigningOptions.SectionName}:BodyStallTimeout must be between 00:00:01 and 00:00:10.");
         }
 
         failures.AddRange(StreamPoolSettings.Validate(options.RecyclableMemoryStream));

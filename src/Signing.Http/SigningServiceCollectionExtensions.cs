@@ -14,16 +14,17 @@ public static class SigningServiceCollectionExtensions
     /// <summary>
     /// Registers <see cref="SignEndpoint"/>, <see cref="VerifyEndpoint"/>, <see cref="StatsEndpoint"/> and what they
     /// need, bound to configuration section <c>Signing</c> and validated when the host starts, so a missing or weak key
-    /// stops the app before it takes a request. Also sets Kestrel's limits (<see cref="SigningKestrelLimits"/>, the body
-    /// limit being <see cref="SigningOptions.MaxRequestBodyBytes"/>), and adds the logging and metrics services (which
-    /// the usual hosts have already) so the endpoints' logs and the <c>Signing</c> meter work in any container.
+    /// stops the app before it takes a request. Also sets Kestrel's body limit to
+    /// <see cref="SigningOptions.MaxRequestBodyBytes"/> (<see cref="SigningKestrelLimits.ApplyBodyLimit"/>), and adds what
+    /// the endpoints rely on in either host: the in-flight memory budget and its health check, request decompression's
+    /// providers, problem details, and the logging and metrics services (which the usual hosts have already).
     /// </summary>
     public static IServiceCollection AddSigning(this IServiceCollection services)
     {
         services.AddOptions<SigningOptions>().BindConfiguration(SigningOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<SigningOptions>, SigningOptionsValidator>();
         services.AddOptions<KestrelServerOptions>().Configure<IOptions<SigningOptions>>(
-            (kestrel, signing) => SigningKestrelLimits.Apply(kestrel.Limits, signing.Value.MaxRequestBodyBytes));
+            (kestrel, signing) => SigningKestrelLimits.ApplyBodyLimit(kestrel.Limits, signing.Value.MaxRequestBodyBytes));
 
         services.PostConfigure<SigningOptions>(signing =>
         {
@@ -50,6 +51,12 @@ public static class SigningServiceCollectionExtensions
             return ring;
         });
         services.AddSingleton(sp => sp.GetRequiredService<SigningKeyRing>().Active);
+        services.AddSingleton(sp => InFlightBudgetSizing.Create(
+            sp.GetRequiredService<IOptions<SigningOptions>>().Value,
+            sp.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits,
+            sp.GetRequiredService<SigningStrategies>()));
+        services.AddRequestDecompression();
+        services.AddHealthChecks().AddCheck<InFlightBudgetHealthCheck>(InFlightBudgetHealthCheck.Name);
         services.AddLogging();
         services.AddMetrics();
         services.AddSingleton<SigningTelemetry>();

@@ -1,5 +1,6 @@
 using System.Collections.Frozen;
 using System.Diagnostics.Metrics;
+using Microsoft.IO;
 using Signing.Http.Memory;
 using Signing.Http.Requests;
 using Signing.Http.Stats;
@@ -45,7 +46,16 @@ public sealed class SigningTelemetry
     /// <summary>The tag holding the strategy's canonical name.</summary>
     public const string StrategyTag = "signing.strategy";
 
-    /// <summary>The tag holding <c>success</c> (a 200) or <c>failure</c> (anything else).</summary>
+    /// <summary>Counter: requests refused with 503 because the in-flight memory budget was full, tagged <see cref="StrategyTag"/>.</summary>
+    public const string RefusedName = "signing.admission.refused";
+
+    /// <summary>Gauge, bytes: what requests in flight are charged against the in-flight memory budget.</summary>
+    public const string InFlightUsageName = "signing.in_flight.usage";
+
+    /// <summary>Gauge, bytes: the in-flight memory budget's limit.</summary>
+    public const string InFlightLimitName = "signing.in_flight.limit";
+
+    /// <summary>The tag holding <c>success</c> (a 200), <c>refused</c> (a 503 from the in-flight budget) or <c>failure</c> (anything else).</summary>
     public const string OutcomeTag = "signing.outcome";
 
     /// <summary>The tag holding the phase's name.</summary>
@@ -70,13 +80,15 @@ public sealed class SigningTelemetry
     private readonly Histogram<double> _requestDuration;
     private readonly Histogram<double> _phaseDuration;
     private readonly Histogram<long> _phaseAllocated;
+    private readonly Counter<long> _refused;
 
     /// <summary>Creates the meter through <paramref name="meterFactory"/>, so it is scoped to, and disposed with, the host.</summary>
-    public SigningTelemetry(IMeterFactory meterFactory, SigningStrategies strategies, StreamPool pool)
+    public SigningTelemetry(IMeterFactory meterFactory, SigningStrategies strategies, StreamPool pool, InFlightBudget budget)
     {
         ArgumentNullException.ThrowIfNull(meterFactory);
         ArgumentNullException.ThrowIfNull(strategies);
         ArgumentNullException.ThrowIfNull(pool);
+        ArgumentNullException.ThrowIfNull(budget);
 
         _totals = strategies.Names.ToFrozenDictionary(name => name, name => new StrategyTotals(name), StringComparer.Ordinal);
         Strategies = strategies.Names.Select(name => _totals[name]).ToArray();
@@ -91,6 +103,9 @@ public sealed class SigningTelemetry
         _phaseAllocated = meter.CreateHistogram(
             PhaseAllocatedName, "By", "Bytes allocated on the request's thread while parsing and while signing, by strategy.", tags: null,
             new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
+        _refused = meter.CreateCounter<long>(RefusedName, "{request}", "Requests refused with 503 because the in-flight memory budget was full, by strategy.");
+        meter.CreateObservableGauge(InFlightUsageName, () => budget.InUseBytes, "By", "Bytes charged to requests in flight.");
+        meter.CreateObservableGauge(InFlightLimitName, () => budget.LimitBytes, "By", "The in-flight memory budget's limit.");
         meter.CreateObservableGauge(
             PoolInUseName, () => ByPool(pool.Manager.SmallPoolInUseSize, pool.Manager.LargePoolInUseSize), "By",
             "Bytes held by RecyclableMemoryStreams not yet disposed, by pool.");
@@ -119,12 +134,23 @@ public sealed class SigningTelemetry
     internal IReadOnlyList<StrategyTotals> Strategies { get; }
 
     /// <summary>Adds one finished request of <paramref name="strategy"/> to the totals and the meter.</summary>
-    internal void Record(string strategy, SignCost cost, TimeSpan duration, bool succeeded)
+    internal void Record(string strategy, SignCost cost, TimeSpan duration, RequestOutcome outcome)
     {
-        _totals[strategy].Add(cost, succeeded);
+        _totals[strategy].Add(cost, outcome);
 
         var strategyTag = new KeyValuePair<string, object?>(StrategyTag, strategy);
-        _requestDuration.Record(duration.TotalSeconds, strategyTag, new KeyValuePair<string, object?>(OutcomeTag, succeeded ? "success" : "failure"));
+        var outcomeName = outcome switch
+        {
+            RequestOutcome.Succeeded => "success",
+            RequestOutcome.Refused => "refused",
+            _ => "failure",
+        };
+        _requestDuration.Record(duration.TotalSeconds, strategyTag, new KeyValuePair<string, object?>(OutcomeTag, outcomeName));
+        if (outcome == RequestOutcome.Refused)
+        {
+            _refused.Add(1, strategyTag);
+        }
+
         if (cost.Read is { } read)
         {
             _phaseDuration.Record(read.TotalSeconds, strategyTag, new KeyValuePair<string, object?>(PhaseTag, "read"));

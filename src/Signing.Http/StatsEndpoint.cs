@@ -11,7 +11,7 @@ namespace Signing.Http;
 /// collector, the process, the stream pool and each strategy's totals, so runs can be compared in the runtime that
 /// serves them.
 /// </summary>
-public sealed class StatsEndpoint(SigningTelemetry telemetry, StreamPool pool)
+public sealed class StatsEndpoint(SigningTelemetry telemetry, StreamPool pool, InFlightBudget budget)
 {
     /// <summary>
     /// Answers with a fresh <see cref="ServiceStats"/>, marked <c>no-store</c> because two reads a second apart must
@@ -28,6 +28,7 @@ public sealed class StatsEndpoint(SigningTelemetry telemetry, StreamPool pool)
         DateTimeOffset.UtcNow,
         CaptureGc(),
         CaptureProcess(),
+        new InFlightStats(budget.InUseBytes, budget.LimitBytes, budget.Refused),
         new StreamPoolStats(
             pool.Manager.SmallPoolInUseSize,
             pool.Manager.SmallPoolFreeSize,

@@ -1,10 +1,12 @@
 using System.Security.Cryptography;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.AspNetCore.RequestDecompression;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Microsoft.IO;
 using Signing.Http.Keys;
+using Signing.Http.Memory;
 using Signing.Http.Requests;
 
 namespace Signing.Http;
@@ -19,9 +21,15 @@ namespace Signing.Http;
 /// Verify is logged but not counted in <see cref="SigningTelemetry"/> or <c>GET /api/stats</c>: those describe what a
 /// sign costs per strategy, and a verify runs the strategy once per key tried, which would blur them.
 /// </remarks>
-public sealed class VerifyEndpoint(SigningKeyRing keys, RecyclableMemoryStreamManager streams, IOptions<SigningOptions> options, ILogger<VerifyEndpoint> logger)
+public sealed class VerifyEndpoint(
+    SigningKeyRing keys,
+    RecyclableMemoryStreamManager streams,
+    IRequestDecompressionProvider decompression,
+    InFlightBudget budget,
+    IOptions<SigningOptions> options,
+    ILogger<VerifyEndpoint> logger)
 {
-    private readonly EnvelopeRequestReader _reader = new(streams, options.Value.MaxRequestBodyBytes);
+    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options);
 
     /// <summary>
     /// Answers 200 with the matching key's id (<see cref="VerifyResponse"/>) when the header's HMAC equals the
@@ -47,7 +55,8 @@ public sealed class VerifyEndpoint(SigningKeyRing keys, RecyclableMemoryStreamMa
             return Rejected(SignProblems.MalformedSignatureHeader(), strategy.Name, phases);
         }
 
-        var read = await _reader.ReadAsync(request, phases, cancellationToken);
+        using var charge = budget.Open();
+        var read = await _reader.ReadAsync(request, strategy, charge, phases, cancellationToken);
         if (read.Envelope is not { } envelope)
         {
             return Rejected(read.Problem!, strategy.Name, phases);

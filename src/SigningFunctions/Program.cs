@@ -1,5 +1,4 @@
 using Microsoft.Azure.Functions.Worker.Builder;
-using Microsoft.Extensions.Hosting;
 using Signing.Http;
 
 var builder = FunctionsApplication.CreateBuilder(args);
@@ -8,13 +7,14 @@ var builder = FunctionsApplication.CreateBuilder(args);
 // streams to SignEndpoint as an HttpRequest instead of arriving whole in a gRPC message.
 builder.ConfigureFunctionsWebApplication();
 
-// The same registration as SigningServer. Its Kestrel body limit (Signing:MaxRequestBodyBytes) reaches the worker's
-// Kestrel too: ConfigureFunctionsWebApplication adds that Kestrel to this host, and it reads
-// IOptions<KestrelServerOptions> from these services.
+// The same registration as SigningServer, with the same in-flight budget, stall cut-off, decompression and
+// negotiation, which live in the endpoint because only the Functions middleware pipeline runs here. Kestrel gets only
+// the body limit: its one client is the Functions host, and client-facing limits belong to the platform.
 //
-// The development key is accepted only when IHostEnvironment is Development. This builder takes the environment
-// from DOTNET_ENVIRONMENT; some worker versions ignore AZURE_FUNCTIONS_ENVIRONMENT (which Core Tools sets to
-// Development), so local.settings.sample.json sets DOTNET_ENVIRONMENT as well. In Azure neither is set: Production.
+// The development key is accepted only when IHostEnvironment is Development. The worker (2.x) reads AZURE_FUNCTIONS_*
+// environment variables into its configuration, so AZURE_FUNCTIONS_ENVIRONMENT, which Core Tools sets to Development
+// under 'func start', names the environment; in Azure it is unset: Production.
 builder.Services.AddSigning();
 
-builder.Build().Run();
+// A bad setting ends the worker with one line on standard error, which the host keeps in its logs, and exit code 1.
+return builder.Build().RunSigning();

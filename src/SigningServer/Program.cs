@@ -9,6 +9,8 @@ if (string.IsNullOrEmpty(builder.Configuration[WebHostDefaults.ServerUrlsKey]))
     builder.WebHost.UseUrls("http://localhost:7071");
 }
 
+// This Kestrel faces clients directly, so it gets the client-facing limits the Functions worker's Kestrel does not need.
+builder.WebHost.ConfigureKestrel(kestrel => SigningKestrelLimits.ApplyClientFacing(kestrel.Limits));
 builder.Services.AddSigning();
 
 var app = builder.Build();
@@ -19,7 +21,8 @@ app.MapPost("/api/sign", (HttpRequest request, SignEndpoint endpoint, Cancellati
 app.MapPost("/api/verify", (HttpRequest request, VerifyEndpoint endpoint, CancellationToken cancellationToken) =>
     endpoint.HandleAsync(request, cancellationToken));
 app.MapGet("/api/stats", (HttpRequest request, StatsEndpoint endpoint) => endpoint.Handle(request));
-app.Run();
+app.MapHealthChecks("/api/health", SigningHealthResponse.Options);
+return app.RunSigning();
 
 /// <summary>The entry point, public so that integration tests can host it with WebApplicationFactory.</summary>
 public partial class Program;

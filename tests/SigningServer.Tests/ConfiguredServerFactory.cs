@@ -10,6 +10,9 @@ public sealed class ConfiguredServerFactory(string environment, IReadOnlyDiction
 {
     private readonly CapturingLoggerProvider _log = new();
 
+    /// <summary>Everything the host logged, as it was logged.</summary>
+    internal IEnumerable<CapturingLoggerProvider.LogEntry> Entries => _log.Entries;
+
     /// <summary>Everything the host logged, each entry with its exception, as one string per entry.</summary>
     public IEnumerable<string> LogEntries => _log.Entries.Select(e => e.ToString());
 

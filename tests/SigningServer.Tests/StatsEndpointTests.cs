@@ -22,7 +22,7 @@ public sealed class StatsEndpointTests(SigningServerFactory factory) : IClassFix
         Assert.True(response.Headers.CacheControl?.NoStore, "Cache-Control: no-store");
         using var document = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
         var root = document.RootElement;
-        Assert.Equal(["gc", "process", "strategies", "streamPool", "timestamp"], Names(root));
+        Assert.Equal(["gc", "inFlight", "process", "strategies", "streamPool", "timestamp"], Names(root));
         Assert.Equal(
             ["collections", "concurrent", "lastCollection", "latencyMode", "pauseTimePercentage", "server", "totalAllocatedBytes", "totalPauseMilliseconds"],
             Names(root.GetProperty("gc")));
@@ -39,7 +39,7 @@ public sealed class StatsEndpointTests(SigningServerFactory factory) : IClassFix
             ],
             Names(root.GetProperty("streamPool")));
         Assert.Equal(
-            ["errors", "name", "parseAllocatedBytes", "parseSeconds", "requests", "signAllocatedBytes", "signSeconds"],
+            ["errors", "name", "parseAllocatedBytes", "parseSeconds", "refused", "requests", "signAllocatedBytes", "signSeconds"],
             Names(root.GetProperty("strategies")[0]));
     }
 

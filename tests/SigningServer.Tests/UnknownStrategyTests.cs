@@ -7,6 +7,7 @@ public sealed class UnknownStrategyTests(SigningServerFactory factory) : IClassF
 {
     [Theory]
     [InlineData("nope")]
+    [InlineData("")]
     [InlineData("recyclable%20")]
     [InlineData("pooled")]
     [InlineData("pooledhash")]

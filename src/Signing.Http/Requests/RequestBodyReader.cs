@@ -1,11 +1,13 @@
 using System.Buffers;
 using Microsoft.AspNetCore.Http;
 using Microsoft.IO;
+using Signing.Http.Memory;
 
 namespace Signing.Http.Requests;
 
 /// <summary>
-/// Drains a request body into a <see cref="RecyclableMemoryStream"/>, asynchronously and within a limit.
+/// Drains a request body into a <see cref="RecyclableMemoryStream"/>, asynchronously, within a size limit, a limit on
+/// silence, and what the in-flight memory budget admits as the body grows.
 /// </summary>
 /// <remarks>
 /// Newtonsoft.Json only reads synchronously, and synchronous reads of a request body block a thread-pool thread per
@@ -22,16 +24,22 @@ internal static class RequestBodyReader
     // transport likes, whatever the block size.
     private const int ReadSize = 16 * 1024;
 
-    /// <summary>Reads all of <paramref name="body"/>; the caller disposes the result.</summary>
+    /// <summary>
+    /// Reads all of <paramref name="body"/>; the caller disposes the result. <paramref name="admit"/> is asked, with the
+    /// bytes read so far, after every read: it answers whether the request may hold that much.
+    /// </summary>
     /// <exception cref="BadHttpRequestException">
-    /// 413 once the body passes <paramref name="limit"/>; 400 when the connection fails under a read (a client that
-    /// resets or drops it mid-upload), so that a client going away is answered as a client fault, not logged as an
-    /// unhandled exception.
+    /// 413 once the body passes <paramref name="limit"/>; 408 when no byte arrives for <paramref name="stallTimeout"/>;
+    /// 400 when the connection fails under a read (a client that resets or drops it mid-upload), so that a client going
+    /// away is answered as a client fault, not logged as an unhandled exception.
     /// </exception>
-    public static async Task<RecyclableMemoryStream> ReadAsync(Stream body, RecyclableMemoryStreamManager streams, long limit, CancellationToken cancellationToken)
+    /// <exception cref="InFlightBudgetExceededException"><paramref name="admit"/> refused the body's growth.</exception>
+    public static async Task<RecyclableMemoryStream> ReadAsync(
+        Stream body, RecyclableMemoryStreamManager streams, long limit, TimeSpan stallTimeout, Func<long, bool> admit, CancellationToken cancellationToken)
     {
         var buffer = streams.GetStream(StreamTag);
         var chunk = ArrayPool<byte>.Shared.Rent(ReadSize);
+        using var stall = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         try
         {
             while (true)
@@ -39,7 +47,14 @@ internal static class RequestBodyReader
                 int read;
                 try
                 {
-                    read = await body.ReadAsync(chunk.AsMemory(0, ReadSize), cancellationToken);
+                    // The clock restarts with every read: what is bounded is silence, not the body's whole time.
+                    stall.CancelAfter(stallTimeout);
+                    read = await body.ReadAsync(chunk.AsMemory(0, ReadSize), stall.Token);
+                }
+                catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+                {
+                    throw new BadHttpRequestException(
+                        $"No part of the body arrived for {stallTimeout.TotalSeconds:0.#} s; the request was cut off.", StatusCodes.Status408RequestTimeout);
                 }
                 catch (IOException e) when (e is not BadHttpRequestException)
                 {
@@ -60,6 +75,10 @@ internal static class RequestBodyReader
                 }
 
                 buffer.Write(chunk, 0, read);
+                if (!admit(buffer.Length))
+                {
+                    throw new InFlightBudgetExceededException();
+                }
             }
         }
         catch

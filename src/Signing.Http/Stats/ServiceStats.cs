@@ -1,3 +1,6 @@
+using Microsoft.IO;
+using Signing.Http.Memory;
+
 namespace Signing.Http.Stats;
 
 /// <summary>
@@ -7,11 +10,13 @@ namespace Signing.Http.Stats;
 /// <param name="Timestamp">When the snapshot was taken (UTC), to turn differences into rates.</param>
 /// <param name="Gc">The garbage collector's mode, counts and heap sizes.</param>
 /// <param name="Process">The process's memory and CPU time.</param>
+/// <param name="InFlight">The in-flight memory budget that admission control charges requests against.</param>
 /// <param name="StreamPool">The RecyclableMemoryStream pool behind request bodies and the recyclable strategies.</param>
 /// <param name="Strategies">Per-strategy totals, in the order of <see cref="SigningStrategies.Names"/>.</param>
 public sealed record ServiceStats(
     DateTimeOffset Timestamp,
     GcStats Gc,
     ProcessStats Process,
+    InFlightStats InFlight,
     StreamPoolStats StreamPool,
     IReadOnlyList<StrategyStats> Strategies);

@@ -10,6 +10,7 @@ internal sealed class StrategyTotals(string name)
 {
     private long _requests;
     private long _errors;
+    private long _refused;
     private long _parseAllocatedBytes;
     private long _signAllocatedBytes;
     private long _parseTicks;
@@ -17,12 +18,17 @@ internal sealed class StrategyTotals(string name)
 
     public string Name { get; } = name;
 
-    public void Add(SignCost cost, bool succeeded)
+    public void Add(SignCost cost, RequestOutcome outcome)
     {
         Interlocked.Increment(ref _requests);
-        if (!succeeded)
+        if (outcome != RequestOutcome.Succeeded)
         {
             Interlocked.Increment(ref _errors);
+        }
+
+        if (outcome == RequestOutcome.Refused)
+        {
+            Interlocked.Increment(ref _refused);
         }
 
         if (cost.Parse is { } parse)
@@ -44,6 +50,7 @@ internal sealed class StrategyTotals(string name)
         Name,
         Interlocked.Read(ref _requests),
         Interlocked.Read(ref _errors),
+        Interlocked.Read(ref _refused),
         Interlocked.Read(ref _parseAllocatedBytes),
         Interlocked.Read(ref _signAllocatedBytes),
         TimeSpan.FromTicks(Interlocked.Read(ref _parseTicks)).TotalSeconds,

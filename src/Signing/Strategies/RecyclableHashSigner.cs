@@ -19,6 +19,10 @@ public sealed class RecyclableHashSigner(SigningKey key, RecyclableMemoryStreamM
     public string Name => StrategyName;
 
     /// <inheritdoc/>
+    /// <remarks>the document in pooled blocks (1.0) and Newtonsoft's garbage (0.43 measured) (3,000 widgets, <c>Sign-Allocated-Bytes</c> per body byte).</remarks>
+    public double HeldBytesPerDocumentByte => 1.5;
+
+    /// <inheritdoc/>
     public SignResult Sign(WidgetEnvelope envelope)
     {
         using var stream = streams.GetStream(StrategyName);

@@ -18,6 +18,10 @@ public sealed class StreamingSigner(SigningKey key) : ISigningStrategy
     public string Name => StrategyName;
 
     /// <inheritdoc/>
+    /// <remarks>Newtonsoft's garbage only (0.43 measured): the document is never held (3,000 widgets, <c>Sign-Allocated-Bytes</c> per body byte).</remarks>
+    public double HeldBytesPerDocumentByte => 0.5;
+
+    /// <inheritdoc/>
     public SignResult Sign(WidgetEnvelope envelope)
     {
         using var hmac = HmacLease.Rent(key);

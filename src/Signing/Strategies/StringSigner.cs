@@ -17,6 +17,10 @@ public sealed class StringSigner(SigningKey key) : ISigningStrategy
     public string Name => StrategyName;
 
     /// <inheritdoc/>
+    /// <remarks>the document as a UTF-16 string (2 bytes a char) and as UTF-8 bytes, plus the StringBuilder and Newtonsoft garbage behind them: 5.44 measured (3,000 widgets, <c>Sign-Allocated-Bytes</c> per body byte).</remarks>
+    public double HeldBytesPerDocumentByte => 5.5;
+
+    /// <inheritdoc/>
     public SignResult Sign(WidgetEnvelope envelope)
     {
         var json = JsonConvert.SerializeObject(envelope, CanonicalJson.Settings);

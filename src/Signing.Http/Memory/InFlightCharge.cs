@@ -1,0 +1,52 @@
+using System.Threading.RateLimiting;
+
+namespace Signing.Http.Memory;
+
+/// <summary>
+/// What one request is charged against the <see cref="InFlightBudget"/>. It grows as the request learns its size (at
+/// once from a declared <c>Content-Length</c>, block by block for a chunked or compressed body) and is given back
+/// whole when the request ends, however it ends.
+/// </summary>
+public sealed class InFlightCharge : IDisposable
+{
+    private readonly InFlightBudget _budget;
+    private readonly List<RateLimitLease> _leases = [];
+
+    internal InFlightCharge(InFlightBudget budget) => _budget = budget;
+
+    /// <summary>Bytes charged so far.</summary>
+    public long Bytes { get; private set; }
+
+    /// <summary>
+    /// Raises the charge to <paramref name="bytes"/> (nothing happens when it is already that high). Returns false, and
+    /// keeps what was charged before, when the budget cannot take the difference: the request must then be refused.
+    /// </summary>
+    public bool TryRaiseTo(long bytes)
+    {
+        if (bytes <= Bytes)
+        {
+            return true;
+        }
+
+        if (_budget.TryTake(bytes - Bytes) is not { } lease)
+        {
+            return false;
+        }
+
+        _leases.Add(lease);
+        Bytes = bytes;
+        return true;
+    }
+
+    /// <summary>Gives everything back to the budget.</summary>
+    public void Dispose()
+    {
+        foreach (var lease in _leases)
+        {
+            lease.Dispose();
+        }
+
+        _leases.Clear();
+        Bytes = 0;
+    }
+}

@@ -1,0 +1,35 @@
+namespace Signing.Http.Memory;
+
+/// <summary>
+/// What a sign or verify request holds while it is in flight, from its body's size and its strategy: the amount it is
+/// charged against the <see cref="InFlightBudget"/>. Every figure is measured (3,000 and 30,000 widgets, the
+/// <c>Parse-Allocated-Bytes</c> and <c>Sign-Allocated-Bytes</c> response headers per body byte, and the pool's blocks);
+/// allocation is an upper bound of what stays alive, so the charge errs high.
+/// </summary>
+/// <remarks>
+/// The canonical document is taken to be as long as the body: exactly so for a body already canonical, shorter for one
+/// with whitespace or escapes, and longer only for strings carrying raw U+0085, U+2028 or U+2029 (escaped in the
+/// canonical form), which are under-charged by that much.
+/// </remarks>
+public static class RequestMemory
+{
+    /// <summary>The body itself, in the pool's blocks.</summary>
+    public const double BodyBytesPerBodyByte = 1.0;
+
+    /// <summary>The parsed envelope (UTF-16 strings, boxed widgets, the list): 1.95 measured, at both sizes.</summary>
+    public const double EnvelopeBytesPerBodyByte = 2.0;
+
+    /// <summary>
+    /// What every request holds whatever its size: the last, partly filled block of the body and of a recyclable
+    /// strategy's document, and two 16 KiB chunks (the body reader's and <c>utf8</c>'s).
+    /// </summary>
+    public static long FixedBytes(int blockSize) => 2L * blockSize + 32 * 1024;
+
+    /// <summary>The charge for a body of <paramref name="bodyBytes"/> signed with <paramref name="strategy"/>.</summary>
+    public static long For(ISigningStrategy strategy, long bodyBytes, int blockSize)
+    {
+        ArgumentNullException.ThrowIfNull(strategy);
+        var perBodyByte = BodyBytesPerBodyByte + EnvelopeBytesPerBodyByte + strategy.HeldBytesPerDocumentByte;
+        return FixedBytes(blockSize) + (long)Math.Ceiling(bodyBytes * perBodyByte);
+    }
+}

@@ -1,0 +1,52 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Console;
+using Microsoft.Extensions.Options;
+using Signing.Http.Memory;
+
+namespace Signing.Http;
+
+/// <summary>How both hosts run: a bad setting ends the process with one line that names it, not a stack trace.</summary>
+public static class SigningHostExtensions
+{
+    /// <summary>
+    /// Checks every setting the signing service reads, then runs <paramref name="host"/> until it stops, and disposes
+    /// it. When a setting is invalid, nothing runs: one critical log entry names each bad setting (never its value) and
+    /// the exit code is 1.
+    /// </summary>
+    /// <returns>The process's exit code: 0 after a normal stop, 1 for an invalid setting.</returns>
+    /// <remarks>
+    /// The checks are the ones <c>ValidateOnStart</c> runs, done before the host starts: a failure inside the host's
+    /// start is logged with its stack trace, and rethrown as an unhandled exception. Where the host has no console
+    /// logger (the Functions worker removes it, and exits before its logs could reach the Functions host), the line
+    /// also goes to standard error, which the Functions host keeps in its logs, as a console or container log would.
+    /// </remarks>
+    public static int RunSigning(this IHost host)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        using (host)
+        {
+            try
+            {
+                _ = host.Services.GetRequiredService<IOptions<SigningOptions>>().Value;
+                _ = host.Services.GetRequiredService<InFlightBudget>();
+            }
+            catch (OptionsValidationException e)
+            {
+                var failures = string.Join(" ", e.Failures);
+                var logger = host.Services.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SigningHostExtensions));
+                SigningLog.InvalidSettings(logger, failures);
+                if (!host.Services.GetServices<ILoggerProvider>().OfType<ConsoleLoggerProvider>().Any())
+                {
+                    Console.Error.WriteLine($"Signing cannot start; fix these settings: {failures}");
+                }
+
+                return 1;
+            }
+
+            host.Run();
+            return 0;
+        }
+    }
+}
