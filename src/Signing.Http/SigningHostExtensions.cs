@@ -32,9 +32,11 @@ public static class SigningHostExtensions
                 _ = host.Services.GetRequiredService<IOptions<SigningOptions>>().Value;
                 _ = host.Services.GetRequiredService<InFlightBudget>();
             }
-            catch (OptionsValidationException e)
+            catch (Exception e) when (e is OptionsValidationException || IsConversionFailure(e))
             {
-                var failures = string.Join(" ", e.Failures);
+                // A value that does not convert to its setting's type fails in the configuration binder, which names
+                // the setting too.
+                var failures = e is OptionsValidationException validation ? string.Join(" ", validation.Failures) : e.Message;
                 var logger = host.Services.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SigningHostExtensions));
                 SigningLog.InvalidSettings(logger, failures);
                 if (!host.Services.GetServices<ILoggerProvider>().OfType<ConsoleLoggerProvider>().Any())
@@ -48,5 +50,25 @@ public static class SigningHostExtensions
             host.Run();
             return 0;
         }
+    }
+
+    // The configuration binder reports a value that does not convert to its setting's type as an
+    // InvalidOperationException naming the setting, with the parser's FormatException or OverflowException inside.
+    private static bool IsConversionFailure(Exception exception)
+    {
+        if (exception is not InvalidOperationException)
+        {
+            return false;
+        }
+
+        for (var inner = exception.InnerException; inner is not null; inner = inner.InnerException)
+        {
+            if (inner is FormatException or OverflowException)
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 }

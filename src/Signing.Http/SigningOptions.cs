@@ -1,3 +1,5 @@
+using System.Globalization;
+using Microsoft.Extensions.Configuration;
 using Microsoft.IO;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
@@ -40,6 +42,17 @@ public sealed class SigningOptions
     /// (30,000,000 bytes) is lower and the Functions host turns its rejection into a 500.
     /// </summary>
     public long MaxRequestBodyBytes { get; set; } = 32 * 1024 * 1024;
+
+    /// <summary>
+    /// <see cref="MaxRequestBodyBytes"/> as configured, read without validating anything: Kestrel's options are made
+    /// while the host is built, before <see cref="SigningHostExtensions.RunSigning"/> checks the settings, and a
+    /// failure there would be an unhandled exception. A value that does not parse gives the default here; the
+    /// validator reports it before anything runs.
+    /// </summary>
+    internal static long ReadMaxRequestBodyBytes(IConfiguration configuration) =>
+        long.TryParse(configuration[SectionName + ":" + nameof(MaxRequestBodyBytes)], NumberStyles.Integer, CultureInfo.InvariantCulture, out var configured)
+            ? configured
+            : new SigningOptions().MaxRequestBodyBytes;
 
     /// <summary>
     /// The most memory requests in flight may hold together (<see cref="InFlightBudget"/>); a request that does not fit

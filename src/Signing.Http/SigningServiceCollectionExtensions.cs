@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -23,8 +24,8 @@ public static class SigningServiceCollectionExtensions
     {
         services.AddOptions<SigningOptions>().BindConfiguration(SigningOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<SigningOptions>, SigningOptionsValidator>();
-        services.AddOptions<KestrelServerOptions>().Configure<IOptions<SigningOptions>>(
-            (kestrel, signing) => SigningKestrelLimits.ApplyBodyLimit(kestrel.Limits, signing.Value.MaxRequestBodyBytes));
+        services.AddOptions<KestrelServerOptions>().Configure<IConfiguration>(
+            (kestrel, configuration) => SigningKestrelLimits.ApplyBodyLimit(kestrel.Limits, SigningOptions.ReadMaxRequestBodyBytes(configuration)));
 
         services.PostConfigure<SigningOptions>(signing =>
         {

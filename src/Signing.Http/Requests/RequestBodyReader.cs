@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.IO.Compression;
 using Microsoft.AspNetCore.Http;
 using Microsoft.IO;
 using Signing.Http.Memory;
@@ -30,8 +31,8 @@ internal static class RequestBodyReader
     /// </summary>
     /// <exception cref="BadHttpRequestException">
     /// 413 once the body passes <paramref name="limit"/>; 408 when no byte arrives for <paramref name="stallTimeout"/>;
-    /// 400 when the connection fails under a read (a client that resets or drops it mid-upload), so that a client going
-    /// away is answered as a client fault, not logged as an unhandled exception.
+    /// 400 when a compressed body does not decompress, or when the connection fails under a read (a client that resets
+    /// or drops it mid-upload), so that a client going away is answered as a client fault, not logged as an unhandled exception.
     /// </exception>
     /// <exception cref="InFlightBudgetExceededException"><paramref name="admit"/> refused the body's growth.</exception>
     public static async Task<RecyclableMemoryStream> ReadAsync(
@@ -55,6 +56,12 @@ internal static class RequestBodyReader
                 {
                     throw new BadHttpRequestException(
                         $"No part of the body arrived for {stallTimeout.TotalSeconds:0.#} s; the request was cut off.", StatusCodes.Status408RequestTimeout);
+                }
+                catch (Exception e) when (e is InvalidDataException || (e is InvalidOperationException && body is BrotliStream))
+                {
+                    // Only a decompressing stream throws these (Brotli's decoder reports bad data as an invalid
+                    // operation): the body is not what its Content-Encoding says it is.
+                    throw new BadHttpRequestException("The body is not valid data of its Content-Encoding.", StatusCodes.Status400BadRequest, e);
                 }
                 catch (IOException e) when (e is not BadHttpRequestException)
                 {

@@ -51,4 +51,36 @@ public sealed class AllocationGuardTests
 
         Assert.True(least <= boundBytes, $"'{name}' allocated {least:N0} bytes signing {widgetCount:N0} widgets; the bound is {boundBytes:N0}.");
     }
+
+    public static TheoryData<string, int> EveryStrategyAtTwoSizes()
+    {
+        var data = new TheoryData<string, int>();
+        foreach (var name in TestData.CreateStrategies().Names)
+        {
+            data.Add(name, 3_000);
+            data.Add(name, 30_000);
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(EveryStrategyAtTwoSizes))]
+    public void A_sign_allocates_no_more_than_the_memory_its_request_is_charged_for(string name, int widgetCount)
+    {
+        // The in-flight budget charges a request HeldBytesPerDocumentByte per document byte for its sign; allocation is
+        // the upper bound of what a sign keeps alive beside its pooled blocks, so it must stay under the charge.
+        var strategy = SigningStrategies.CreateBuiltIn(Key, TestData.CreateStreams())[name];
+        var envelope = EnvelopeGenerator.Create(widgetCount, 42);
+        var bytesSigned = strategy.Sign(envelope).BytesSigned;
+
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        strategy.Sign(envelope);
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        // A sign's fixed allocations (the signature string, a sink) are charged in the request's fixed part.
+        Assert.True(
+            allocated <= (strategy.HeldBytesPerDocumentByte * bytesSigned) + 1024,
+            $"'{name}' allocated {allocated:N0} bytes signing {bytesSigned:N0}; it is charged {strategy.HeldBytesPerDocumentByte} per byte.");
+    }
 }

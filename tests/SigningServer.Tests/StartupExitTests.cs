@@ -1,0 +1,92 @@
+using System.Diagnostics;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// SigningServer as an operator starts it, as a process: a bad key or setting ends it with exit code 1 and one log
+/// entry naming the setting, never its value, and no unhandled-exception dump or stack trace.
+/// </summary>
+public sealed class StartupExitTests
+{
+    // python3 -c "import base64; print(base64.b64encode(bytes(range(31))).decode())"
+    private const string ThirtyOneByteKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg==";
+
+    public static TheoryData<string, string?, string, string> BadSettings() => new()
+    {
+        { "Signing__Key", null, "Signing:Key", "is missing" },
+        { "Signing__Key", "not base64 at all, but long enough to be a key!!", "Signing:Key", "not valid base64" },
+        { "Signing__Key", ThirtyOneByteKey, "Signing:Key", "31 bytes" },
+        { "Signing__Key", "REVWLU9OTFkgc2lnbmluZyBrZXksIE5PVCBTRUNSRVQ=", "Signing:Key", "development key" },
+        { "Signing__MaxRequestBodyBytes", "10", "Signing:MaxRequestBodyBytes", "between" },
+        { "Signing__MaxInFlightBytes", "2000000", "Signing:MaxInFlightBytes", "cannot hold one request" },
+        { "Signing__MaxInFlightBytes", "lots", "Signing:MaxInFlightBytes", "Failed to convert" },
+        { "Signing__BodyStallTimeout", "00:01:00", "Signing:BodyStallTimeout", "between" },
+    };
+
+    [Theory]
+    [MemberData(nameof(BadSettings))]
+    public async Task A_bad_setting_ends_the_process_with_one_line_naming_it(string variable, string? value, string setting, string says)
+    {
+        var output = await RunServerAsync(variable, value);
+
+        Assert.Equal(1, output.ExitCode);
+        var text = output.Text;
+        Assert.Equal(1, Count(text, "Signing cannot start; fix these settings: "));
+        Assert.Contains(setting, text, StringComparison.Ordinal);
+        Assert.Contains(says, text, StringComparison.Ordinal);
+        Assert.DoesNotContain("Unhandled exception", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("Exception", text, StringComparison.Ordinal);
+        if (variable == "Signing__Key" && value is not null)
+        {
+            Assert.DoesNotContain(value, text, StringComparison.Ordinal);
+        }
+    }
+
+    private static int Count(string text, string part)
+    {
+        var count = 0;
+        for (var at = text.IndexOf(part, StringComparison.Ordinal); at >= 0; at = text.IndexOf(part, at + part.Length, StringComparison.Ordinal))
+        {
+            count++;
+        }
+
+        return count;
+    }
+
+    private static async Task<(int ExitCode, string Text)> RunServerAsync(string variable, string? value)
+    {
+        var start = new ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "SigningServer.dll"), "--urls", "http://127.0.0.1:0"])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            WorkingDirectory = AppContext.BaseDirectory,
+        };
+        start.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
+        start.Environment["Signing__Key"] = TestKey.Base64;
+        if (value is null)
+        {
+            start.Environment.Remove(variable);
+        }
+        else
+        {
+            start.Environment[variable] = value;
+        }
+
+        using var process = Process.Start(start)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+        try
+        {
+            await process.WaitForExitAsync(timeout.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw;
+        }
+
+        return (process.ExitCode, await stdout + await stderr);
+    }
+}
