@@ -1,8 +1,10 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Signing.Http.Keys;
+using Signing.Http.Stats;
 
 namespace Signing.Http;
 
@@ -41,6 +43,7 @@ public static class SigningServiceCollectionExtensions
         services.AddLogging();
         services.AddMetrics();
         services.AddSingleton<SigningTelemetry>();
+        services.AddSingleton(sp => InstanceStats.Describe(sp.GetRequiredService<IConfiguration>()));
         services.AddSingleton<SignEndpoint>();
         services.AddSingleton<VerifyEndpoint>();
         services.AddSingleton<StatsEndpoint>();

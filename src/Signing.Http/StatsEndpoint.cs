@@ -10,7 +10,7 @@ namespace Signing.Http;
 /// collector, the process, the buffer pool and each strategy's totals, so runs can be compared in the runtime that
 /// serves them.
 /// </summary>
-public sealed class StatsEndpoint(SigningTelemetry telemetry, BufferPool pool)
+public sealed class StatsEndpoint(SigningTelemetry telemetry, BufferPool pool, InstanceStats instance)
 {
     /// <summary>
     /// Answers with a fresh <see cref="ServiceStats"/>, marked <c>no-store</c> because two reads a second apart must
@@ -28,7 +28,8 @@ public sealed class StatsEndpoint(SigningTelemetry telemetry, BufferPool pool)
         CaptureGc(),
         CaptureProcess(),
         new BufferPoolStats(pool.InUseBytes, pool.Options.MaximumFreeBytes, pool.Options.MaximumArrayLength, pool.Options.MaximumArraysPerBucket),
-        telemetry.Strategies.Select(s => s.Snapshot()).ToArray());
+        telemetry.Strategies.Select(s => s.Snapshot()).ToArray(),
+        instance);
 
     private static GcStats CaptureGc()
     {
