@@ -29,6 +29,16 @@ public sealed class SigningTelemetry
     /// <summary>Histogram, bytes: allocated on the request's thread in one phase, tagged <see cref="StrategyTag"/> and <see cref="PhaseTag"/> (<c>parse</c> or <c>sign</c>).</summary>
     public const string PhaseAllocatedName = "signing.phase.allocated";
 
+    /// <summary>
+    /// Histogram, bytes: allocated on the request's thread while parsing and signing together, one value per request
+    /// that reached parsing, tagged <see cref="StrategyTag"/> and <see cref="OutcomeTag"/>: its sum over its count is
+    /// the mean a strategy costs per request, which adds up across instances.
+    /// </summary>
+    public const string RequestAllocatedName = "signing.request.allocated";
+
+    /// <summary>Histogram, bytes: the body as sent, one value per request whose body was read, tagged <see cref="StrategyTag"/> and <see cref="OutcomeTag"/>.</summary>
+    public const string RequestBodySizeName = "signing.request.body.size";
+
     /// <summary>Gauge, bytes: rented from the buffer pool and not yet returned.</summary>
     public const string PoolInUseName = "signing.buffer_pool.in_use";
 
@@ -54,6 +64,8 @@ public sealed class SigningTelemetry
     private readonly Histogram<double> _requestDuration;
     private readonly Histogram<double> _phaseDuration;
     private readonly Histogram<long> _phaseAllocated;
+    private readonly Histogram<long> _requestAllocated;
+    private readonly Histogram<long> _requestBodySize;
 
     /// <summary>Creates the meter through <paramref name="meterFactory"/>, so it is scoped to, and disposed with, the host.</summary>
     public SigningTelemetry(IMeterFactory meterFactory, SigningStrategies strategies, BufferPool pool)
@@ -75,6 +87,12 @@ public sealed class SigningTelemetry
         _phaseAllocated = meter.CreateHistogram(
             PhaseAllocatedName, "By", "Bytes allocated on the request's thread while parsing and while signing, by strategy.", tags: null,
             new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
+        _requestAllocated = meter.CreateHistogram(
+            RequestAllocatedName, "By", "Bytes allocated on the request's thread while parsing and signing, per request, by strategy and outcome.", tags: null,
+            new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
+        _requestBodySize = meter.CreateHistogram(
+            RequestBodySizeName, "By", "Size of sign request bodies as sent, by strategy and outcome.", tags: null,
+            new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
         meter.CreateObservableGauge(PoolInUseName, () => pool.InUseBytes, "By", "Bytes rented from the buffer pool and not yet returned.");
         meter.CreateObservableGauge(PoolFreeLimitName, () => pool.Options.MaximumFreeBytes, "By", "The most the buffer pool's free buffers can hold.");
     }
@@ -82,21 +100,24 @@ public sealed class SigningTelemetry
     /// <summary>Each strategy's totals, in the order of <see cref="SigningStrategies.Names"/>.</summary>
     internal IReadOnlyList<StrategyTotals> Strategies { get; }
 
-    /// <summary>Adds one finished request of <paramref name="strategy"/> to the totals and the meter.</summary>
-    internal void Record(string strategy, SignCost cost, TimeSpan duration, bool succeeded)
+    /// <summary>Adds one finished request of <paramref name="strategy"/>, whose body was <paramref name="bodyBytes"/> long, to the totals and the meter.</summary>
+    internal void Record(string strategy, SignCost cost, TimeSpan duration, bool succeeded, long bodyBytes)
     {
         _totals[strategy].Add(cost, succeeded);
 
         var strategyTag = new KeyValuePair<string, object?>(StrategyTag, strategy);
-        _requestDuration.Record(duration.TotalSeconds, strategyTag, new KeyValuePair<string, object?>(OutcomeTag, succeeded ? "success" : "failure"));
+        var outcomeTag = new KeyValuePair<string, object?>(OutcomeTag, succeeded ? "success" : "failure");
+        _requestDuration.Record(duration.TotalSeconds, strategyTag, outcomeTag);
         if (cost.Read is { } read)
         {
             _phaseDuration.Record(read.TotalSeconds, strategyTag, new KeyValuePair<string, object?>(PhaseTag, "read"));
+            _requestBodySize.Record(bodyBytes, strategyTag, outcomeTag);
         }
 
         if (cost.Parse is { } parse)
         {
             RecordPhase(strategyTag, "parse", parse);
+            _requestAllocated.Record(parse.AllocatedBytes + (cost.Sign?.AllocatedBytes ?? 0), strategyTag, outcomeTag);
         }
 
         if (cost.Sign is { } sign)
