@@ -5,6 +5,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Signing.Http.Keys;
 using Signing.Http.Stats;
+using Signing.Http.Telemetry;
 
 namespace Signing.Http;
 
@@ -16,7 +17,8 @@ public static class SigningServiceCollectionExtensions
     /// need, bound to configuration section <c>Signing</c> and validated when the host starts, so a missing or weak key
     /// stops the app before it takes a request. Also sets Kestrel's limits (<see cref="SigningKestrelLimits"/>, the body
     /// limit being <see cref="SigningOptions.MaxRequestBodyBytes"/>), and adds the logging and metrics services (which
-    /// the usual hosts have already) so the endpoints' logs and the <c>Signing</c> meter work in any container.
+    /// the usual hosts have already) so the endpoints' logs and the <c>Signing</c> meter work in any container, and the
+    /// export of the meters wherever configuration asks for it (<see cref="SigningMetricsExportExtensions.AddSigningMetricsExport"/>).
     /// </summary>
     public static IServiceCollection AddSigning(this IServiceCollection services)
     {
@@ -44,6 +46,7 @@ public static class SigningServiceCollectionExtensions
         services.AddMetrics();
         services.AddSingleton<SigningTelemetry>();
         services.AddSingleton(sp => InstanceStats.Describe(sp.GetRequiredService<IConfiguration>()));
+        services.AddSigningMetricsExport();
         services.AddSingleton<SignEndpoint>();
         services.AddSingleton<VerifyEndpoint>();
         services.AddSingleton<StatsEndpoint>();

@@ -1,7 +1,6 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Security.Cryptography;
-using Microsoft.Extensions.Options;
 using Signing.Http;
 using Signing.Http.Keys;
 
@@ -81,7 +80,7 @@ public sealed class StartupValidationTests
         var settings = WithKey(TestKey.Base64);
         settings["Signing:MaxRequestBodyBytes"] = "10";
 
-        var (_, validation, _) = StartAndCatch(SigningServerFactory.TestingEnvironment, settings);
+        var (_, validation, _) = StartupFailure.Catch(SigningServerFactory.TestingEnvironment, settings);
 
         Assert.Contains("Signing:MaxRequestBodyBytes", validation.Message, StringComparison.Ordinal);
     }
@@ -116,7 +115,7 @@ public sealed class StartupValidationTests
     // (message, inner exceptions, stack) nor anything the host logged contains the key.
     private static string AssertStartFails(string environment, Dictionary<string, string?> settings, string? key = null)
     {
-        var (thrown, validation, log) = StartAndCatch(environment, settings);
+        var (thrown, validation, log) = StartupFailure.Catch(environment, settings);
 
         Assert.Contains("Signing:Key", validation.Message, StringComparison.Ordinal);
         if (key is not null)
@@ -127,40 +126,6 @@ public sealed class StartupValidationTests
         }
 
         return validation.Message;
-    }
-
-    private static (Exception Thrown, OptionsValidationException Validation, IReadOnlyList<string> Log) StartAndCatch(
-        string environment, Dictionary<string, string?> settings)
-    {
-        using var factory = new ConfiguredServerFactory(environment, settings);
-
-        var thrown = Assert.ThrowsAny<Exception>(() => factory.CreateClient());
-
-        // The failure normally arrives here as it is. But the app runs on its own thread under WebApplicationFactory,
-        // and when that thread disposes the failed host before the factory asks it for its lifetime, the factory
-        // throws ObjectDisposedException instead (a race in Mvc.Testing's DeferredHost). The host logs the real
-        // failure ("Hosting failed to start") before it rethrows, so the log always has it, as an operator would see it.
-        var logged = factory.LoggedExceptions.Select(Find).FirstOrDefault(e => e is not null);
-        Assert.True(logged is not null, "The start-up failure was not logged; thrown: " + thrown);
-        if (Find(thrown) is { } validation)
-        {
-            Assert.Equal(logged.Message, validation.Message);
-        }
-
-        return (thrown, logged, factory.LogEntries.ToList());
-    }
-
-    private static OptionsValidationException? Find(Exception? exception)
-    {
-        for (var e = exception; e is not null; e = e.InnerException)
-        {
-            if (e is OptionsValidationException validation)
-            {
-                return validation;
-            }
-        }
-
-        return null;
     }
 
     private static async Task AssertSignsWithAsync(SigningServerFactory factory, byte[] key)
