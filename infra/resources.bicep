@@ -117,7 +117,8 @@ resource storageBlobDataOwner 'Microsoft.Authorization/roleAssignments@2022-04-0
 
 // ---------------------------------------------------------------------------------------------------------------
 // Monitoring: Application Insights on a Log Analytics workspace. Local (instrumentation key) auth is off, so the host
-// publishes telemetry as the identity (APPLICATIONINSIGHTS_AUTHENTICATION_STRING below).
+// publishes telemetry as the identity (APPLICATIONINSIGHTS_AUTHENTICATION_STRING below), and so does the app's own
+// metrics exporter (Signing__MetricsExport__ManagedIdentityClientId below); Monitoring Metrics Publisher lets both.
 // ---------------------------------------------------------------------------------------------------------------
 
 resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2023-09-01' = {
@@ -151,6 +152,28 @@ resource monitoringMetricsPublisher 'Microsoft.Authorization/roleAssignments@202
     principalId: identity.properties.principalId
     principalType: 'ServicePrincipal'
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', roles.monitoringMetricsPublisher)
+  }
+}
+
+// The comparison a k6 run is for, per strategy and added up over every instance, which /api/stats (one instance's
+// snapshot) cannot give once the app has scaled out. The charts' queries are in signing-workbook.json; docs/deploy.md
+// explains each. A workbook's name must be a GUID: this one is stable per Application Insights resource.
+var strategyWorkbookContent = union(loadJsonContent('signing-workbook.json'), {
+  fallbackResourceIds: [
+    applicationInsights.id
+  ]
+})
+
+resource strategyWorkbook 'Microsoft.Insights/workbooks@2023-06-01' = {
+  name: guid(applicationInsights.id, 'signing-strategies')
+  location: location
+  tags: tags
+  kind: 'shared'
+  properties: {
+    displayName: 'Signing strategies under load'
+    category: 'workbook'
+    sourceId: applicationInsights.id
+    serializedData: string(strategyWorkbookContent)
   }
 }
 
@@ -290,6 +313,9 @@ resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
     AzureWebJobsStorage__blobServiceUri: storage.properties.primaryEndpoints.blob
     APPLICATIONINSIGHTS_CONNECTION_STRING: applicationInsights.properties.ConnectionString
     APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identity.properties.clientId};Authorization=AAD'
+    // The worker's OpenTelemetry exporter does not read the line above: it signs in as the identity named here, and
+    // sends the Signing, ASP.NET Core and runtime meters to the connection string's resource.
+    Signing__MetricsExport__ManagedIdentityClientId: identity.properties.clientId
     // A reference, not the key: App Service reads the secret's latest version as the identity and hands the app the
     // value as the environment variable Signing__Key (configuration Signing:Key).
     Signing__Key: '@Microsoft.KeyVault(VaultName=${keyVault.name};SecretName=${signingKeySecret.name})'

@@ -14,12 +14,16 @@
 //   MAX_VUS       most virtual users a strategy may use, default 20 × RATE; more means the server fell behind
 //   P99_MS        optional bound on each strategy's p(99) in milliseconds
 //   SUMMARY_DIR   where the table is written (load-test-WIDGETS.md and .json), default the current directory
+//
+// The server's columns come from /api/stats, one process's snapshot. When the app has scaled out, the reads may reach
+// different instances, or one instance may serve only part of a run: the script then leaves those columns empty and
+// says so, pointing at the Application Insights workbook, which adds up every instance (docs/deploy.md).
 
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import { Gauge } from 'k6/metrics';
 import { textSummary } from 'https://jslib.k6.io/k6-summary/0.1.0/index.js';
-import { describeServer, markdownTable, row, serverDelta, serverDeltaFields, serverDescription } from '../lib/strategy-table.js';
+import { describeInstance, describeServer, markdownTable, row, sameProcess, serverDelta, serverDeltaFields, serverDescription } from '../lib/strategy-table.js';
 
 /**
  * The part of k6's end-of-test data this script reads.
@@ -52,6 +56,11 @@ const serverGauges = Object.fromEntries(serverDeltaFields.map((field) => [field,
 const gcServer = new Gauge('server_gc_server');
 const gcConcurrent = new Gauge('server_gc_concurrent');
 const processorCount = new Gauge('server_processor_count');
+// 1 when the stats read before and after a strategy's run came from different processes (another instance answered).
+const instanceChanged = new Gauge('server_instance_changed');
+
+// Where to compare strategies once the app has scaled out: every instance's metrics, added up.
+const aggregatedView = "the Application Insights workbook 'Signing strategies under load' (docs/deploy.md)";
 
 /** @type {import('k6/options').Options} */
 export const options = {
@@ -79,6 +88,7 @@ export const options = {
     // bound to enforce, this one asks for nothing but that.
     [`http_req_duration{scenario:${strategy}}`, [__ENV.P99_MS ? `p(99)<${Number(__ENV.P99_MS)}` : 'p(99)>=0']],
     [`http_reqs{scenario:${strategy}}`, ['count>0']],
+    [`server_instance_changed{strategy:${strategy}}`, ['value>=0']],
     [`${serverMetricName('errors')}{strategy:${strategy}}`, ['value==0']],
     ...serverDeltaFields.filter((f) => f !== 'errors').map((field) => [`${serverMetricName(field)}{strategy:${strategy}}`, ['value>=0']]),
   ])),
@@ -109,6 +119,14 @@ export function observe() {
     const before = readStats();
     sleepUntil(started, measureStart + durationSeconds + gapSeconds / 2);
     const after = readStats();
+    // Under scale-out the two reads may reach different instances; subtracting one process's counters from
+    // another's would print numbers that mean nothing, so the run keeps no server numbers for this strategy.
+    const same = sameProcess(before, after);
+    instanceChanged.add(same ? 0 : 1, { strategy });
+    if (!same) {
+      console.warn(`${strategy}: /api/stats was answered by ${describeInstance(before)} before the run and by ${describeInstance(after)} after it.`);
+      return;
+    }
     const delta = serverDelta(before, after, strategy);
     for (const field of serverDeltaFields) {
       serverGauges[field].add(delta[field], { strategy });
@@ -126,7 +144,12 @@ export function observe() {
  * @param {SummaryData} data
  */
 export function handleSummary(data) {
-  const rows = strategies.map((strategy) => row(strategy, clientResult(data, strategy), serverResult(data, strategy)));
+  /** @type {string[]} */
+  const warnings = [];
+  const rows = strategies.map((strategy) => {
+    const client = clientResult(data, strategy);
+    return row(strategy, client, serverResult(data, strategy, client, warnings));
+  });
   const server = {
     server: gauge(data, 'server_gc_server') === 1,
     concurrent: gauge(data, 'server_gc_concurrent') === 1,
@@ -138,10 +161,11 @@ export function handleSummary(data) {
 
   // The server gauges are inputs to the table, which shows them better; only their errors threshold stays in view.
   const shown = Object.fromEntries(Object.entries(data.metrics).filter(([name]) => !name.startsWith('server_') || name.startsWith(serverMetricName('errors'))));
+  const warning = warnings.length === 0 ? '' : `\n${warnings.map((w) => `WARNING: ${w}`).join('\n')}\n`;
   return {
-    stdout: `${textSummary({ ...data, metrics: shown }, { indent: ' ', enableColors: true })}\n\n${table}\n`,
-    [`${directory}/load-test-${widgets}.md`]: table,
-    [`${directory}/load-test-${widgets}.json`]: JSON.stringify({ title, baseUrl, widgets, rate, durationSeconds, warmupSeconds, rows }, null, 2),
+    stdout: `${textSummary({ ...data, metrics: shown }, { indent: ' ', enableColors: true })}\n\n${table}${warning}\n`,
+    [`${directory}/load-test-${widgets}.md`]: `${table}${warning}`,
+    [`${directory}/load-test-${widgets}.json`]: JSON.stringify({ title, baseUrl, widgets, rate, durationSeconds, warmupSeconds, rows, warnings }, null, 2),
   };
 }
 
@@ -188,15 +212,32 @@ function clientResult(data, strategy) {
 }
 
 /**
+ * The server's side of a strategy's run, or null (with a warning saying why) when the stats read around it cannot
+ * stand for the whole run: they were never read, they came from two different processes, or the process that
+ * answered served fewer of the run's requests than k6 completed, so other instances served the rest.
  * @param {SummaryData} data
  * @param {string} strategy
- * @returns {import('../lib/strategy-table.js').ServerDelta}
+ * @param {import('../lib/strategy-table.js').ClientResult} client
+ * @param {string[]} warnings
+ * @returns {import('../lib/strategy-table.js').ServerDelta | null}
  */
-function serverResult(data, strategy) {
+function serverResult(data, strategy, client, warnings) {
+  const changed = data.metrics[`server_instance_changed{strategy:${strategy}}`]?.values.value;
+  if (changed === undefined) {
+    warnings.push(`${strategy}: /api/stats could not be read around the run, so the table has no server numbers for it.`);
+    return null;
+  }
+  if (changed === 1) {
+    warnings.push(`${strategy}: /api/stats was answered by different instances before and after the run (see the log above), so the table leaves out the server numbers: one process's counters minus another's mean nothing. Compare strategies in ${aggregatedView}.`);
+    return null;
+  }
   const delta = /** @type {import('../lib/strategy-table.js').ServerDelta} */ ({});
   for (const field of serverDeltaFields) {
-    // Missing only when the stats scenario could not read /api/stats; the table then shows no server numbers.
     delta[field] = gauge(data, `${serverMetricName(field)}{strategy:${strategy}}`);
+  }
+  if (delta.requests < client.requests) {
+    warnings.push(`${strategy}: the instance that answered /api/stats served ${delta.requests} of the ${client.requests} requests k6 completed; other instances served the rest, so the table leaves out the server numbers. Compare strategies in ${aggregatedView}.`);
+    return null;
   }
   return delta;
 }

@@ -14,6 +14,15 @@
  * @property {{ workingSetBytes: number, peakWorkingSetBytes: number, cpuSeconds: number, processorCount: number }} process
  * @property {{ smallPoolInUseBytes: number, smallPoolFreeBytes: number, largePoolInUseBytes: number, blocksCreated: number }} streamPool
  * @property {StrategyStats[]} strategies
+ * @property {InstanceStats} instance
+ */
+
+/**
+ * Which instance and process took a snapshot (Signing.Http.Stats.InstanceStats).
+ * @typedef {object} InstanceStats
+ * @property {string} id The platform's instance id, or the machine name.
+ * @property {number} processId
+ * @property {string} processStartTime
  */
 
 /**
@@ -70,11 +79,11 @@
  * @property {number | null} gen1Per1000
  * @property {number | null} gen2Per1000
  * @property {number | null} pauseMsPer1000
- * @property {number} lohBytes
- * @property {number} workingSetStartBytes
- * @property {number} workingSetEndBytes
- * @property {number} peakWorkingSetBytes
- * @property {ServerDelta} server The raw differences the ratios came from.
+ * @property {number | null} lohBytes
+ * @property {number | null} workingSetStartBytes
+ * @property {number | null} workingSetEndBytes
+ * @property {number | null} peakWorkingSetBytes
+ * @property {ServerDelta | null} server The raw differences the ratios came from; null when they are not one process's.
  */
 
 /** The names of the ServerDelta fields, in a fixed order, for carrying them through metrics. */
@@ -111,17 +120,38 @@ export function serverDelta(before, after, strategy) {
 }
 
 /**
- * One table line from what the client and the server each saw of a run.
+ * Whether two snapshots came from the same process, so that subtracting one from the other means something. Under
+ * scale-out each process counts only what it served, and the next read may be answered by another instance.
+ * @param {ServiceStats} before
+ * @param {ServiceStats} after
+ */
+export function sameProcess(before, after) {
+  return before.instance.id === after.instance.id &&
+    before.instance.processId === after.instance.processId &&
+    before.instance.processStartTime === after.instance.processStartTime;
+}
+
+/**
+ * @param {ServiceStats} stats
+ * @returns {string}
+ */
+export function describeInstance(stats) {
+  return `${stats.instance.id} (process ${stats.instance.processId}, started ${stats.instance.processStartTime})`;
+}
+
+/**
+ * One table line from what the client and the server each saw of a run. Without the server's side (null), the
+ * server's columns are left empty rather than filled with another process's numbers.
  * @param {string} strategy
  * @param {ClientResult} client
- * @param {ServerDelta} server
+ * @param {ServerDelta | null} server
  * @returns {Row}
  */
 export function row(strategy, client, server) {
   /** @param {number} value */
-  const perRequest = (value) => (server.requests > 0 ? value / server.requests : null);
+  const perRequest = (value) => (server && server.requests > 0 ? value / server.requests : null);
   /** @param {number} value */
-  const per1000 = (value) => (server.requests > 0 ? (1000 * value) / server.requests : null);
+  const per1000 = (value) => (server && server.requests > 0 ? (1000 * value) / server.requests : null);
   return {
     strategy,
     requestsPerSecond: client.seconds > 0 ? client.requests / client.seconds : 0,
@@ -129,16 +159,16 @@ export function row(strategy, client, server) {
     p90Ms: client.p90Ms,
     p99Ms: client.p99Ms,
     errors: client.errors,
-    allocatedBytesPerRequest: perRequest(server.allocatedBytes),
-    processAllocatedBytesPerRequest: perRequest(server.processAllocatedBytes),
-    gen0Per1000: per1000(server.gen0),
-    gen1Per1000: per1000(server.gen1),
-    gen2Per1000: per1000(server.gen2),
-    pauseMsPer1000: per1000(server.pauseMilliseconds),
-    lohBytes: server.lohBytes,
-    workingSetStartBytes: server.workingSetStartBytes,
-    workingSetEndBytes: server.workingSetEndBytes,
-    peakWorkingSetBytes: server.peakWorkingSetBytes,
+    allocatedBytesPerRequest: perRequest(server?.allocatedBytes ?? 0),
+    processAllocatedBytesPerRequest: perRequest(server?.processAllocatedBytes ?? 0),
+    gen0Per1000: per1000(server?.gen0 ?? 0),
+    gen1Per1000: per1000(server?.gen1 ?? 0),
+    gen2Per1000: per1000(server?.gen2 ?? 0),
+    pauseMsPer1000: per1000(server?.pauseMilliseconds ?? 0),
+    lohBytes: server?.lohBytes ?? null,
+    workingSetStartBytes: server?.workingSetStartBytes ?? null,
+    workingSetEndBytes: server?.workingSetEndBytes ?? null,
+    peakWorkingSetBytes: server?.peakWorkingSetBytes ?? null,
     server,
   };
 }
@@ -193,8 +223,8 @@ export function markdownTable(title, rows) {
     fixed(r.gen1Per1000, 2),
     fixed(r.gen2Per1000, 2),
     fixed(r.pauseMsPer1000, 1),
-    fixed(r.lohBytes / 1048576, 1),
-    `${fixed(r.workingSetStartBytes / 1048576, 0)} → ${fixed(r.workingSetEndBytes / 1048576, 0)}, ${fixed(r.peakWorkingSetBytes / 1048576, 0)}`,
+    fixed(megabytes(r.lohBytes), 1),
+    r.server ? `${fixed(megabytes(r.workingSetStartBytes), 0)} → ${fixed(megabytes(r.workingSetEndBytes), 0)}, ${fixed(megabytes(r.peakWorkingSetBytes), 0)}` : '–',
   ]);
   const align = header.map((_, i) => (i === 0 ? '---' : '---:'));
   return [title, '', ...[header, align, ...lines].map((cells) => `| ${cells.join(' | ')} |`), ''].join('\n');
@@ -219,6 +249,11 @@ function strategyStats(stats, strategy) {
  */
 function fixed(value, digits) {
   return value === null ? '–' : value.toFixed(digits);
+}
+
+/** @param {number | null} bytes */
+function megabytes(bytes) {
+  return bytes === null ? null : bytes / 1048576;
 }
 
 /** @param {number | null} bytes */

@@ -6,7 +6,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeServer, markdownTable, row, serverDelta, serverDescription } from '../lib/strategy-table.js';
+import { describeServer, markdownTable, row, sameProcess, serverDelta, serverDescription } from '../lib/strategy-table.js';
 
 /**
  * What sign.lua's done() prints: wrk's own summary, latencies in microseconds.
@@ -47,7 +47,7 @@ const rows = strategies.map((strategy) => {
     p90Ms: wrk.p90Microseconds / 1000,
     p99Ms: wrk.p99Microseconds / 1000,
     errors: wrk.non2xx + wrk.socketErrors,
-  }, serverDelta(before, after, strategy));
+  }, sameProcess(before, after) ? serverDelta(before, after, strategy) : null);
 });
 
 const heading = last ? `${title}; ${describeServer(serverDescription(last))}` : title;
@@ -57,8 +57,8 @@ writeFileSync(join(directory, 'summary.json'), JSON.stringify({ title: heading, 
 process.stdout.write(`${table}\n`);
 
 // A comparison is only fair between runs that served every request; the table is still written, to show why not.
-const unclean = rows.filter((r) => r.errors > 0 || r.server.requests === 0);
+const unclean = rows.filter((r) => r.errors > 0 || !r.server || r.server.requests === 0);
 if (unclean.length > 0) {
-  console.error(`Not a clean run: ${unclean.map((r) => `${r.strategy} (${r.errors} failed, ${r.server.requests} served)`).join(', ')}.`);
+  console.error(`Not a clean run: ${unclean.map((r) => `${r.strategy} (${r.errors} failed, ${r.server?.requests ?? 0} served)`).join(', ')}.`);
   process.exitCode = 1;
 }

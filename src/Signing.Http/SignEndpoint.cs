@@ -95,7 +95,7 @@ public sealed class SignEndpoint(
             // exception handler, which clears them along with everything else.
             var cost = phases.Cost;
             SignCostHeaders.Write(request.HttpContext.Response.Headers, cost);
-            telemetry.Record(strategy.Name, cost, phases.Elapsed, outcome);
+            telemetry.Record(strategy.Name, cost, phases.Elapsed, outcome, phases.BodyBytes);
         }
     }
 

@@ -29,7 +29,8 @@ public static class SigningHostExtensions
         {
             try
             {
-                _ = host.Services.GetRequiredService<IOptions<SigningOptions>>().Value;
+                // Every ValidateOnStart check (the signing settings, the metrics export's), then what is derived from them.
+                host.Services.GetService<IStartupValidator>()?.Validate();
                 _ = host.Services.GetRequiredService<InFlightBudget>();
             }
             catch (Exception e) when (e is OptionsValidationException || IsConversionFailure(e))

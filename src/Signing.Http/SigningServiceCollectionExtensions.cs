@@ -6,6 +6,8 @@ using Microsoft.Extensions.Options;
 using Microsoft.IO;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
+using Signing.Http.Stats;
+using Signing.Http.Telemetry;
 
 namespace Signing.Http;
 
@@ -18,7 +20,8 @@ public static class SigningServiceCollectionExtensions
     /// stops the app before it takes a request. Also sets Kestrel's body limit to
     /// <see cref="SigningOptions.MaxRequestBodyBytes"/> (<see cref="SigningKestrelLimits.ApplyBodyLimit"/>), and adds what
     /// the endpoints rely on in either host: the in-flight memory budget and its health check, request decompression's
-    /// providers, problem details, and the logging and metrics services (which the usual hosts have already).
+    /// providers, problem details, and the logging and metrics services (which the usual hosts have already), and the export of the meters wherever configuration asks for it
+    /// (<see cref="SigningMetricsExportExtensions.AddSigningMetricsExport"/>).
     /// </summary>
     public static IServiceCollection AddSigning(this IServiceCollection services)
     {
@@ -61,6 +64,8 @@ public static class SigningServiceCollectionExtensions
         services.AddLogging();
         services.AddMetrics();
         services.AddSingleton<SigningTelemetry>();
+        services.AddSingleton(sp => InstanceStats.Describe(sp.GetRequiredService<IConfiguration>()));
+        services.AddSigningMetricsExport();
         services.AddSingleton<SignEndpoint>();
         services.AddSingleton<VerifyEndpoint>();
         services.AddSingleton<StatsEndpoint>();

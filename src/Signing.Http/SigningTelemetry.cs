@@ -31,6 +31,16 @@ public sealed class SigningTelemetry
     /// <summary>Histogram, bytes: allocated on the request's thread in one phase, tagged <see cref="StrategyTag"/> and <see cref="PhaseTag"/> (<c>parse</c> or <c>sign</c>).</summary>
     public const string PhaseAllocatedName = "signing.phase.allocated";
 
+    /// <summary>
+    /// Histogram, bytes: allocated on the request's thread while parsing and signing together, one value per request
+    /// that reached parsing, tagged <see cref="StrategyTag"/> and <see cref="OutcomeTag"/>: its sum over its count is
+    /// the mean a strategy costs per request, which adds up across instances.
+    /// </summary>
+    public const string RequestAllocatedName = "signing.request.allocated";
+
+    /// <summary>Histogram, bytes: the body as sent, one value per request whose body was read, tagged <see cref="StrategyTag"/> and <see cref="OutcomeTag"/>.</summary>
+    public const string RequestBodySizeName = "signing.request.body.size";
+
     /// <summary>Gauge, bytes: held by RecyclableMemoryStreams not yet disposed, tagged <see cref="PoolTag"/>.</summary>
     public const string PoolInUseName = "signing.stream_pool.in_use";
 
@@ -81,6 +91,8 @@ public sealed class SigningTelemetry
     private readonly Histogram<double> _phaseDuration;
     private readonly Histogram<long> _phaseAllocated;
     private readonly Counter<long> _refused;
+    private readonly Histogram<long> _requestAllocated;
+    private readonly Histogram<long> _requestBodySize;
 
     /// <summary>Creates the meter through <paramref name="meterFactory"/>, so it is scoped to, and disposed with, the host.</summary>
     public SigningTelemetry(IMeterFactory meterFactory, SigningStrategies strategies, StreamPool pool, InFlightBudget budget)
@@ -102,6 +114,12 @@ public sealed class SigningTelemetry
             new InstrumentAdvice<double> { HistogramBucketBoundaries = SecondsBuckets });
         _phaseAllocated = meter.CreateHistogram(
             PhaseAllocatedName, "By", "Bytes allocated on the request's thread while parsing and while signing, by strategy.", tags: null,
+            new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
+        _requestAllocated = meter.CreateHistogram(
+            RequestAllocatedName, "By", "Bytes allocated on the request's thread while parsing and signing, per request, by strategy and outcome.", tags: null,
+            new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
+        _requestBodySize = meter.CreateHistogram(
+            RequestBodySizeName, "By", "Size of sign request bodies as sent, by strategy and outcome.", tags: null,
             new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
         _refused = meter.CreateCounter<long>(RefusedName, "{request}", "Requests refused with 503 because the in-flight memory budget was full, by strategy.");
         meter.CreateObservableGauge(InFlightUsageName, () => budget.InUseBytes, "By", "Bytes charged to requests in flight.");
@@ -133,8 +151,8 @@ public sealed class SigningTelemetry
     /// <summary>Each strategy's totals, in the order of <see cref="SigningStrategies.Names"/>.</summary>
     internal IReadOnlyList<StrategyTotals> Strategies { get; }
 
-    /// <summary>Adds one finished request of <paramref name="strategy"/> to the totals and the meter.</summary>
-    internal void Record(string strategy, SignCost cost, TimeSpan duration, RequestOutcome outcome)
+    /// <summary>Adds one finished request of <paramref name="strategy"/>, whose body was <paramref name="bodyBytes"/> long, to the totals and the meter.</summary>
+    internal void Record(string strategy, SignCost cost, TimeSpan duration, RequestOutcome outcome, long bodyBytes)
     {
         _totals[strategy].Add(cost, outcome);
 
@@ -145,7 +163,8 @@ public sealed class SigningTelemetry
             RequestOutcome.Refused => "refused",
             _ => "failure",
         };
-        _requestDuration.Record(duration.TotalSeconds, strategyTag, new KeyValuePair<string, object?>(OutcomeTag, outcomeName));
+        var outcomeTag = new KeyValuePair<string, object?>(OutcomeTag, outcomeName);
+        _requestDuration.Record(duration.TotalSeconds, strategyTag, outcomeTag);
         if (outcome == RequestOutcome.Refused)
         {
             _refused.Add(1, strategyTag);
@@ -154,11 +173,13 @@ public sealed class SigningTelemetry
         if (cost.Read is { } read)
         {
             _phaseDuration.Record(read.TotalSeconds, strategyTag, new KeyValuePair<string, object?>(PhaseTag, "read"));
+            _requestBodySize.Record(bodyBytes, strategyTag, outcomeTag);
         }
 
         if (cost.Parse is { } parse)
         {
             RecordPhase(strategyTag, "parse", parse);
+            _requestAllocated.Record(parse.AllocatedBytes + (cost.Sign?.AllocatedBytes ?? 0), strategyTag, outcomeTag);
         }
 
         if (cost.Sign is { } sign)

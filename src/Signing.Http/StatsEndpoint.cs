@@ -11,7 +11,7 @@ namespace Signing.Http;
 /// collector, the process, the stream pool and each strategy's totals, so runs can be compared in the runtime that
 /// serves them.
 /// </summary>
-public sealed class StatsEndpoint(SigningTelemetry telemetry, StreamPool pool, InFlightBudget budget)
+public sealed class StatsEndpoint(SigningTelemetry telemetry, StreamPool pool, InFlightBudget budget, InstanceStats instance)
 {
     /// <summary>
     /// Answers with a fresh <see cref="ServiceStats"/>, marked <c>no-store</c> because two reads a second apart must
@@ -43,7 +43,8 @@ public sealed class StatsEndpoint(SigningTelemetry telemetry, StreamPool pool, I
             pool.StreamsOverCapacity,
             pool.StreamsDoubleDisposed,
             pool.StreamsFinalized),
-        telemetry.Strategies.Select(s => s.Snapshot()).ToArray());
+        telemetry.Strategies.Select(s => s.Snapshot()).ToArray(),
+        instance);
 
     private static GcStats CaptureGc()
     {

@@ -38,6 +38,29 @@ public sealed class SigningMeterTests(SigningServerFactory factory) : IClassFixt
     }
 
     [Fact]
+    public async Task A_sign_records_its_whole_allocation_and_its_body_size_tagged_with_strategy_and_outcome_only()
+    {
+        using var client = factory.CreateClient();
+        using var recorder = new Recorder(factory.Services.GetRequiredService<IMeterFactory>());
+        var strategy = factory.Strategies.Names[^1];
+        var body = Bodies.Canonical(widgetCount: 9, seed: 5);
+
+        using var response = await client.PostAsync("/api/sign?strategy=" + strategy, Bodies.Json(body));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var allocated = Assert.Single(recorder.Of(SigningTelemetry.RequestAllocatedName));
+        Assert.Equal(CostHeaders.Bytes(response, SignCostHeaders.ParseAllocatedBytes) + CostHeaders.Bytes(response, SignCostHeaders.SignAllocatedBytes), (long)allocated.Value);
+        var size = Assert.Single(recorder.Of(SigningTelemetry.RequestBodySizeName));
+        Assert.Equal(body.Length, size.Value);
+        foreach (var measurement in new[] { allocated, size })
+        {
+            Assert.Equal(2, measurement.Tags.Count);
+            Assert.Equal(strategy, measurement.Tags[SigningTelemetry.StrategyTag]);
+            Assert.Equal("success", measurement.Tags[SigningTelemetry.OutcomeTag]);
+        }
+    }
+
+    [Fact]
     public async Task A_failed_request_is_recorded_as_a_failure_of_its_strategy()
     {
         using var client = factory.CreateClient();
@@ -50,6 +73,8 @@ public sealed class SigningMeterTests(SigningServerFactory factory) : IClassFixt
         Assert.Equal("memorystream", duration.Tags[SigningTelemetry.StrategyTag]);
         Assert.Equal("failure", duration.Tags[SigningTelemetry.OutcomeTag]);
         Assert.DoesNotContain(recorder.Of(SigningTelemetry.PhaseAllocatedName), m => (string?)m.Tags[SigningTelemetry.PhaseTag] == "sign");
+        Assert.Equal("failure", Assert.Single(recorder.Of(SigningTelemetry.RequestAllocatedName)).Tags[SigningTelemetry.OutcomeTag]);
+        Assert.Equal("failure", Assert.Single(recorder.Of(SigningTelemetry.RequestBodySizeName)).Tags[SigningTelemetry.OutcomeTag]);
     }
 
     [Fact]

@@ -82,7 +82,7 @@ public sealed class StartupValidationTests
         var settings = WithKey(TestKey.Base64);
         settings["Signing:MaxRequestBodyBytes"] = "10";
 
-        var (_, failure, _) = StartAndCatch(SigningServerFactory.TestingEnvironment, settings);
+        var (_, failure, _) = StartupFailure.Catch(SigningServerFactory.TestingEnvironment, settings);
 
         Assert.Contains("Signing:MaxRequestBodyBytes", failure, StringComparison.Ordinal);
     }
@@ -102,7 +102,7 @@ public sealed class StartupValidationTests
         var settings = WithKey(TestKey.Base64);
         settings["Signing:RecyclableMemoryStream:" + name] = value;
 
-        var (_, failure, _) = StartAndCatch(SigningServerFactory.TestingEnvironment, settings);
+        var (_, failure, _) = StartupFailure.Catch(SigningServerFactory.TestingEnvironment, settings);
 
         Assert.Contains("Signing:RecyclableMemoryStream:" + name + " ", failure, StringComparison.Ordinal);
     }
@@ -115,7 +115,7 @@ public sealed class StartupValidationTests
         var settings = WithKey(TestKey.Base64);
         settings[setting] = "4096";
 
-        var (_, failure, _) = StartAndCatch(SigningServerFactory.TestingEnvironment, settings);
+        var (_, failure, _) = StartupFailure.Catch(SigningServerFactory.TestingEnvironment, settings);
 
         Assert.Contains("Signing:Buffers is no longer read", failure, StringComparison.Ordinal);
         Assert.Contains("Signing:RecyclableMemoryStream", failure, StringComparison.Ordinal);
@@ -170,7 +170,7 @@ public sealed class StartupValidationTests
     // (message, inner exceptions, stack) nor anything the host logged contains the key.
     private static string AssertStartFails(string environment, Dictionary<string, string?> settings, string? key = null)
     {
-        var (thrown, failure, log) = StartAndCatch(environment, settings);
+        var (thrown, failure, log) = StartupFailure.Catch(environment, settings);
 
         Assert.Contains("Signing:Key", failure, StringComparison.Ordinal);
         if (key is not null)
@@ -180,36 +180,6 @@ public sealed class StartupValidationTests
         }
 
         return failure;
-    }
-
-    private static (Exception Thrown, string Failure, IReadOnlyList<string> Log) StartAndCatch(
-        string environment, Dictionary<string, string?> settings)
-    {
-        using var factory = new ConfiguredServerFactory(environment, settings);
-
-        var thrown = Assert.ThrowsAny<Exception>(() => factory.CreateClient());
-
-        // The host checks its settings before it starts (SigningHostExtensions.RunSigning) and, finding one bad, logs
-        // one critical entry naming it and stops: no exception reaches the log, so no stack trace does either.
-        var entries = factory.Entries.Where(e => e.Level == LogLevel.Critical).ToList();
-        var entry = Assert.Single(entries);
-        Assert.StartsWith("Signing cannot start; fix these settings: ", entry.Message, StringComparison.Ordinal);
-        Assert.Null(entry.Exception);
-        Assert.DoesNotContain(factory.LoggedExceptions, e => Find(e) is not null);
-        return (thrown, entry.Message, factory.LogEntries.ToList());
-    }
-
-    private static OptionsValidationException? Find(Exception? exception)
-    {
-        for (var e = exception; e is not null; e = e.InnerException)
-        {
-            if (e is OptionsValidationException validation)
-            {
-                return validation;
-            }
-        }
-
-        return null;
     }
 
     private static async Task AssertSignsWithAsync(SigningServerFactory factory, byte[] key)

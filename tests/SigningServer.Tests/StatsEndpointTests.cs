@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
+using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
 using Signing.Http.Requests;
 using Signing.Http.Stats;
@@ -22,7 +23,8 @@ public sealed class StatsEndpointTests(SigningServerFactory factory) : IClassFix
         Assert.True(response.Headers.CacheControl?.NoStore, "Cache-Control: no-store");
         using var document = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
         var root = document.RootElement;
-        Assert.Equal(["gc", "inFlight", "process", "strategies", "streamPool", "timestamp"], Names(root));
+        Assert.Equal(["gc", "inFlight", "instance", "process", "strategies", "streamPool", "timestamp"], Names(root));
+        Assert.Equal(["id", "processId", "processStartTime"], Names(root.GetProperty("instance")));
         Assert.Equal(
             ["collections", "concurrent", "lastCollection", "latencyMode", "pauseTimePercentage", "server", "totalAllocatedBytes", "totalPauseMilliseconds"],
             Names(root.GetProperty("gc")));
@@ -64,6 +66,8 @@ public sealed class StatsEndpointTests(SigningServerFactory factory) : IClassFix
         Assert.Equal(0, stats.StreamPool.StreamsFinalized);
         Assert.Equal(factory.Strategies.Names, stats.Strategies.Select(s => s.Name));
         Assert.InRange(stats.Timestamp, DateTimeOffset.UtcNow.AddMinutes(-1), DateTimeOffset.UtcNow.AddMinutes(1));
+        Assert.Equal(factory.Services.GetRequiredService<InstanceStats>(), stats.Instance);
+        Assert.Equal(Environment.ProcessId, stats.Instance.ProcessId);
     }
 
     [Fact]

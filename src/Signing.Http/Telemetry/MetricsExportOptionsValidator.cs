@@ -1,0 +1,22 @@
+using Microsoft.Extensions.Options;
+
+namespace Signing.Http.Telemetry;
+
+/// <summary>
+/// Refuses to start with a connection string and no identity to send with it: the exporter would start, fail every
+/// minute's export with an authorization error in its own event source, and the metrics would never arrive. The
+/// message is one line, names both settings, and never repeats the connection string.
+/// </summary>
+public sealed class MetricsExportOptionsValidator : IValidateOptions<MetricsExportOptions>
+{
+    /// <inheritdoc/>
+    public ValidateOptionsResult Validate(string? name, MetricsExportOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return !string.IsNullOrWhiteSpace(options.ApplicationInsightsConnectionString) && string.IsNullOrWhiteSpace(options.ManagedIdentityClientId)
+            ? ValidateOptionsResult.Fail(
+                $"{MetricsExportOptions.ConnectionStringSetting} is set, so metrics are exported to Application Insights, but {MetricsExportOptions.ManagedIdentityClientIdSetting} is not: " +
+                "set it to the client id of the user-assigned managed identity that holds Monitoring Metrics Publisher on that resource, or unset the connection string.")
+            : ValidateOptionsResult.Success;
+    }
+}

@@ -1,0 +1,94 @@
+using Azure.Identity;
+using Azure.Monitor.OpenTelemetry.Exporter;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using OpenTelemetry.Metrics;
+using OpenTelemetry.Resources;
+using Signing.Http.Stats;
+
+namespace Signing.Http.Telemetry;
+
+/// <summary>
+/// Exports the service's metrics with OpenTelemetry, registered by <see cref="SigningServiceCollectionExtensions.AddSigning"/>
+/// so that SigningServer runs, and its tests cover, the export the Functions app runs.
+/// </summary>
+public static class SigningMetricsExportExtensions
+{
+    /// <summary>
+    /// The environment variable that turns the OTLP exporter on. The SDK defaults the endpoint to
+    /// <c>http://localhost:4317</c> once its exporter is registered, so the exporter is registered only when this is set;
+    /// the SDK then reads it and the other standard variables itself (<c>OTEL_EXPORTER_OTLP_PROTOCOL</c>,
+    /// <c>OTEL_EXPORTER_OTLP_HEADERS</c>, <c>OTEL_METRIC_EXPORT_INTERVAL</c>, …).
+    /// </summary>
+    public const string OtlpEndpointVariable = "OTEL_EXPORTER_OTLP_ENDPOINT";
+
+    /// <summary>
+    /// The meters exported: the service's own, ASP.NET Core's and Kestrel's (inside the Functions worker these measure
+    /// the hop from the host to the worker, not the clients), and the runtime's <c>System.Runtime</c> (collections per
+    /// generation, heap sizes, allocation), which .NET 9 and later publish with no package.
+    /// </summary>
+    public static readonly IReadOnlyList<string> MeterNames =
+    [
+        SigningTelemetry.MeterName,
+        "Microsoft.AspNetCore.Hosting",
+        "Microsoft.AspNetCore.Server.Kestrel",
+        "Microsoft.AspNetCore.Diagnostics",
+        "System.Runtime",
+    ];
+
+    /// <summary>
+    /// Adds an OpenTelemetry meter provider for <see cref="MeterNames"/>, exporting to nothing unless configured:
+    /// OTLP when <see cref="OtlpEndpointVariable"/> is set in the environment, and Azure Monitor when
+    /// <see cref="MetricsExportOptions.ConnectionStringSetting"/> is set, signed in as the managed identity named by
+    /// <see cref="MetricsExportOptions.ManagedIdentityClientIdSetting"/> (a connection string without it stops the app
+    /// at start-up). With neither, the provider has no reader and enables no instrument, so recording costs what it did
+    /// before. Every export carries <c>service.name</c> (the host's application name) and <c>service.instance.id</c>
+    /// (<see cref="InstanceStats"/>' instance and process), so metrics from many instances add up per strategy and can
+    /// still be told apart. The provider is disposed with the host, which exports what it holds one last time: an
+    /// instance that Flex Consumption scales in sends its last minute before it goes.
+    /// </summary>
+    public static IServiceCollection AddSigningMetricsExport(this IServiceCollection services)
+    {
+        services.AddOptions<MetricsExportOptions>()
+            .Configure<IConfiguration>((options, configuration) =>
+            {
+                options.ApplicationInsightsConnectionString = configuration[MetricsExportOptions.ConnectionStringSetting];
+                options.ManagedIdentityClientId = configuration[MetricsExportOptions.ManagedIdentityClientIdSetting];
+            })
+            .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<MetricsExportOptions>, MetricsExportOptionsValidator>();
+
+        services.AddOpenTelemetry().WithMetrics(metrics =>
+        {
+            metrics.AddMeter([.. MeterNames]);
+
+            // Decided here, from the environment, because the SDK's OTLP registration adds services and so cannot be
+            // added once the container is built; the SDK binds everything else about it from configuration.
+            if (!string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable(OtlpEndpointVariable)))
+            {
+                metrics.AddOtlpExporter();
+            }
+        });
+
+        // Decided when the provider is built, from the validated options, so configuration from any source counts.
+        services.ConfigureOpenTelemetryMeterProvider((sp, metrics) =>
+        {
+            var instance = sp.GetRequiredService<InstanceStats>();
+            metrics.ConfigureResource(resource => resource.AddService(
+                serviceName: sp.GetRequiredService<IHostEnvironment>().ApplicationName,
+                autoGenerateServiceInstanceId: false,
+                serviceInstanceId: $"{instance.Id}/{instance.ProcessId}"));
+
+            var options = sp.GetRequiredService<IOptions<MetricsExportOptions>>().Value;
+            if (!string.IsNullOrWhiteSpace(options.ApplicationInsightsConnectionString))
+            {
+                var credential = new ManagedIdentityCredential(ManagedIdentityId.FromUserAssignedClientId(options.ManagedIdentityClientId!));
+                metrics.AddAzureMonitorMetricExporter(exporter => exporter.ConnectionString = options.ApplicationInsightsConnectionString, credential);
+            }
+        });
+
+        return services;
+    }
+}

@@ -1,0 +1,146 @@
+using System.Text.Json;
+using System.Text.RegularExpressions;
+
+namespace Deployment.Tests;
+
+/// <summary>
+/// The aggregated view: the workbook infra/resources.bicep deploys over Application Insights, its charts' queries
+/// (infra/signing-workbook.json), that they name the metrics and tags the app really exports, and that
+/// docs/deploy.md gives each query as it is.
+/// </summary>
+public sealed partial class WorkbookTests
+{
+    private const string WorkbookFile = "infra/signing-workbook.json";
+
+    private static BicepFile.Declaration Workbook() => Repo.Bicep("infra/resources.bicep").Resource("Microsoft.Insights/workbooks");
+
+    private static List<(string Title, string Query, JsonElement Content)> Charts()
+    {
+        using var document = Repo.Json(WorkbookFile);
+        return document.RootElement.GetProperty("items").EnumerateArray()
+            .Where(i => i.GetProperty("type").GetInt32() == 3)
+            .Select(i => i.GetProperty("content").Clone())
+            .Select(c => (c.GetProperty("title").GetString()!, c.GetProperty("query").GetString()!, c))
+            .ToList();
+    }
+
+    private static string Chart(string titleStart) =>
+        Assert.Single(Charts(), c => c.Title.StartsWith(titleStart, StringComparison.Ordinal)).Query;
+
+    /// <summary>A string constant of the app's source, so a renamed metric or setting fails here rather than in Azure.</summary>
+    private static string Constant(string file, string name)
+    {
+        var match = Regex.Match(Repo.Read(file), $@"\b{Regex.Escape(name)}\s*=\s*""(?<value>[^""]+)""");
+        Assert.True(match.Success, $"{file} has no constant {name}.");
+        return match.Groups["value"].Value;
+    }
+
+    private static string Telemetry(string name) => Constant("src/Signing.Http/SigningTelemetry.cs", name);
+
+    [Fact]
+    public void A_shared_workbook_over_Application_Insights_is_deployed_with_the_infrastructure()
+    {
+        var workbook = Workbook();
+        Assert.Matches(@"\bkind\s*:\s*'shared'", workbook.Body);
+        Assert.Matches(@"\bname\s*:\s*guid\(applicationInsights\.id\b", workbook.Body);
+        var properties = BicepFile.ObjectProperty(workbook.Body, "properties");
+        Assert.Matches(@"\bsourceId\s*:\s*applicationInsights\.id\b", properties);
+        Assert.Matches(@"\bcategory\s*:\s*'workbook'", properties);
+        Assert.Matches(@"\bserializedData\s*:\s*string\(", properties);
+        Assert.Matches(@"loadJsonContent\('signing-workbook\.json'\)", Repo.Bicep("infra/resources.bicep").Code);
+    }
+
+    [Fact]
+    public void The_workbook_file_is_a_workbook_whose_charts_follow_its_time_range()
+    {
+        using var document = Repo.Json(WorkbookFile);
+        Assert.Equal("Notebook/1.0", document.RootElement.GetProperty("version").GetString());
+        var parameter = document.RootElement.GetProperty("items").EnumerateArray()
+            .Where(i => i.GetProperty("type").GetInt32() == 9)
+            .SelectMany(i => i.GetProperty("content").GetProperty("parameters").EnumerateArray())
+            .Single(p => p.GetProperty("name").GetString() == "TimeRange");
+        Assert.Equal(4, parameter.GetProperty("type").GetInt32());
+
+        var charts = Charts();
+        Assert.True(charts.Count >= 4, "The workbook should chart requests per second, latency, allocation and collections.");
+        foreach (var (title, _, content) in charts)
+        {
+            Assert.Equal("TimeRange", content.GetProperty("timeContextFromParameter").GetString());
+            Assert.Equal("microsoft.insights/components", content.GetProperty("resourceType").GetString());
+            Assert.Equal("timechart", content.GetProperty("visualization").GetString());
+            Assert.False(string.IsNullOrWhiteSpace(title));
+        }
+    }
+
+    [Fact]
+    public void Requests_per_second_and_allocation_come_from_the_Signing_meter_by_its_strategy_tag()
+    {
+        var strategy = $@"customDimensions[""{Telemetry("StrategyTag")}""]";
+
+        var rps = Chart("Requests per second");
+        Assert.Contains($@"name == ""{Telemetry("RequestDurationName")}""", rps, StringComparison.Ordinal);
+        Assert.Contains(strategy, rps, StringComparison.Ordinal);
+        Assert.Contains("sum(valueCount)", rps, StringComparison.Ordinal);
+
+        // The exporter sends a histogram as its sum and count per minute: their ratio is the mean per request.
+        var allocated = Chart("Mean bytes allocated per request");
+        Assert.Contains($@"name == ""{Telemetry("RequestAllocatedName")}""", allocated, StringComparison.Ordinal);
+        Assert.Contains(strategy, allocated, StringComparison.Ordinal);
+        Assert.Contains("sum(valueSum) / sum(valueCount)", allocated, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Percentiles_come_from_the_hosts_request_telemetry_with_the_strategy_from_the_url()
+    {
+        // The exporter sends no histogram buckets, so percentiles cannot come from the Signing meter.
+        var latency = Chart("Server p50 and p99");
+        Assert.StartsWith("requests", latency, StringComparison.Ordinal);
+        Assert.Contains(@"where name == ""sign""", latency, StringComparison.Ordinal);
+        Assert.Contains("strategy=", latency, StringComparison.Ordinal);
+        Assert.Contains("url", latency, StringComparison.Ordinal);
+        Assert.Contains("percentile(duration, 50)", latency, StringComparison.Ordinal);
+        Assert.Contains("percentile(duration, 99)", latency, StringComparison.Ordinal);
+
+        // Which holds only while the host keeps every request: sampling would drop some of each strategy's.
+        using var host = Repo.Json("host.json");
+        var sampling = host.RootElement.GetProperty("logging").GetProperty("applicationInsights").GetProperty("samplingSettings");
+        Assert.Contains("Request", sampling.GetProperty("excludedTypes").GetString()!.Split(';'));
+    }
+
+    [Fact]
+    public void Collections_per_generation_come_from_the_runtime_meter()
+    {
+        var gc = Chart("GC collections");
+        Assert.Contains(@"name == ""dotnet.gc.collections""", gc, StringComparison.Ordinal);
+        Assert.Contains(@"customDimensions[""gc.heap.generation""]", gc, StringComparison.Ordinal);
+        Assert.Contains("System.Runtime", Repo.Read("src/Signing.Http/Telemetry/SigningMetricsExportExtensions.cs"), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_guide_gives_every_chart_query_as_the_workbook_runs_it()
+    {
+        var docs = Repo.Read("docs/deploy.md").Replace("\r\n", "\n", StringComparison.Ordinal);
+        var blocks = KustoBlock().Matches(docs).Select(m => m.Groups["query"].Value.TrimEnd()).ToList();
+        foreach (var (title, query, _) in Charts())
+        {
+            Assert.True(blocks.Contains(query.TrimEnd()), $"docs/deploy.md has no ```kusto block with the query of '{title}':{Environment.NewLine}{query}");
+        }
+    }
+
+    [Fact]
+    public void The_app_exports_to_the_connection_string_as_the_identity_that_may_publish_metrics()
+    {
+        var resources = Repo.Bicep("infra/resources.bicep");
+        var settings = BicepFile.ObjectProperty(
+            Assert.Single(resources.Resources("Microsoft.Web/sites/config")).Body, "properties");
+        var clientIdSetting = Constant("src/Signing.Http/Telemetry/MetricsExportOptions.cs", "ManagedIdentityClientIdSetting").Replace(":", "__", StringComparison.Ordinal);
+        Assert.Matches($@"\b{Regex.Escape(clientIdSetting)}\s*:\s*identity\.properties\.clientId\b", settings);
+        var connectionString = Constant("src/Signing.Http/Telemetry/MetricsExportOptions.cs", "ConnectionStringSetting");
+        Assert.Matches($@"\b{connectionString}\s*:\s*applicationInsights\.properties\.ConnectionString\b", settings);
+        // BicepTests checks that the identity holds Monitoring Metrics Publisher on Application Insights.
+        Assert.Contains("3913510d-42f4-4e42-8a64-420c390055eb", resources.Code, StringComparison.Ordinal);
+    }
+
+    [GeneratedRegex(@"^```kusto\n(?<query>.*?)^```", RegexOptions.Multiline | RegexOptions.Singleline)]
+    private static partial Regex KustoBlock();
+}

@@ -1,0 +1,93 @@
+using System.Net;
+using Signing.Http;
+using Signing.Http.Stats;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// SigningServer started with the standard OTLP settings in its environment sends the <c>Signing</c> metrics, tagged
+/// with their strategies, to an OTLP/HTTP receiver the test runs on loopback: when the export interval comes round, and
+/// once more as it stops, which is all a scaled-in instance gets.
+/// </summary>
+public sealed class OtlpExportEndToEndTests
+{
+    // Sent as a strategy name: it must be refused and never exported.
+    private const string CallerText = "caller-text-5be1";
+
+    private static readonly string[] Strategies = ["string", "utf8"];
+
+    [Fact]
+    public async Task Metrics_arrive_as_the_export_interval_comes_round()
+    {
+        await using var receiver = await OtlpReceiver.StartAsync();
+        await using var server = await StartAsync(receiver, exportIntervalMilliseconds: 200);
+        await SignWithEachStrategyAsync(server);
+
+        // A few intervals; bounded so that a server that never exports fails the test instead of hanging it.
+        var deadline = DateTime.UtcNow.AddSeconds(20);
+        while (!receiver.Exports.Any(HasSigningMetrics) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(100);
+        }
+
+        Assert.True(receiver.Exports.Any(HasSigningMetrics), "No export with the Signing metrics arrived within 20 s." + Environment.NewLine + server.Output);
+        Assert.Equal(0, await server.StopAsync());
+    }
+
+    [Fact]
+    public async Task What_the_server_holds_is_exported_as_it_stops()
+    {
+        await using var receiver = await OtlpReceiver.StartAsync();
+        // Ten minutes: nothing is due while the test runs, so what arrives was sent on the way out.
+        await using var server = await StartAsync(receiver, exportIntervalMilliseconds: 600_000);
+        await SignWithEachStrategyAsync(server);
+        Assert.Empty(receiver.Exports);
+
+        Assert.Equal(0, await server.StopAsync());
+
+        var export = Assert.Single(receiver.Exports);
+        Assert.Equal("application/x-protobuf", export.ContentType);
+        var text = export.Text;
+        Assert.True(HasSigningMetrics(export), "The export lacks the Signing metrics or their strategy tags.");
+        Assert.True(export.HasAttribute(SigningTelemetry.OutcomeTag, "success"), "The export lacks the outcome tag.");
+        Assert.True(export.HasAttribute("service.instance.id", $"e2e-instance/{server.ProcessId}"), "The export does not name the instance and process.");
+        Assert.True(export.HasAttribute("service.name", "SigningServer"), "The export does not name the service.");
+        foreach (var expected in new[]
+        {
+            SigningTelemetry.RequestAllocatedName, SigningTelemetry.RequestBodySizeName,
+            "Microsoft.AspNetCore.Server.Kestrel", "Microsoft.AspNetCore.Hosting", "System.Runtime", "dotnet.gc.collections",
+        })
+        {
+            Assert.Contains(expected, text, StringComparison.Ordinal);
+        }
+
+        Assert.DoesNotContain(CallerText, text, StringComparison.Ordinal);
+    }
+
+    private static bool HasSigningMetrics(OtlpReceiver.Export export) =>
+        export.Text.Contains(SigningTelemetry.MeterName, StringComparison.Ordinal) &&
+        export.Text.Contains(SigningTelemetry.RequestDurationName, StringComparison.Ordinal) &&
+        Strategies.All(s => export.HasAttribute(SigningTelemetry.StrategyTag, s));
+
+    private static Task<SigningServerProcess> StartAsync(OtlpReceiver receiver, int exportIntervalMilliseconds) =>
+        SigningServerProcess.StartAsync(new Dictionary<string, string>
+        {
+            ["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.Endpoint.ToString(),
+            ["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/protobuf",
+            ["OTEL_METRIC_EXPORT_INTERVAL"] = exportIntervalMilliseconds.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            [InstanceStats.PlatformInstanceIdSettings[0]] = "e2e-instance",
+        });
+
+    private static async Task SignWithEachStrategyAsync(SigningServerProcess server)
+    {
+        using var client = new HttpClient { BaseAddress = server.BaseAddress, Timeout = TimeSpan.FromSeconds(30) };
+        foreach (var strategy in Strategies)
+        {
+            using var response = await client.PostAsync("/api/sign?strategy=" + strategy, Bodies.Json(Bodies.Canonical(widgetCount: 20, seed: 7)));
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        }
+
+        using var refused = await client.PostAsync("/api/sign?strategy=" + CallerText, Bodies.Json(Bodies.Canonical(widgetCount: 1, seed: 7)));
+        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+    }
+}
