@@ -11,14 +11,19 @@ public sealed class ProcessWideGcCounts;
 
 /// <summary>
 /// With the service's default pool settings, a warm server reuses its blocks: signing the largest envelopes we
-/// measure (30,000 widgets, 10.8 MB canonical) takes every block from the free pool and collects nothing past gen 0.
+/// measure (30,000 widgets, 10.8 MB canonical) takes every block from the free pool and causes no gen 2 collection.
 /// The blocks live on the large object heap; what matters is that none is made again.
 /// </summary>
+/// <remarks>
+/// Gen 1 is not asserted here: Newtonsoft's 4.6 MB of short-lived garbage per sign meets whatever the tests before
+/// this one left in gen 0, so an occasional gen 1 in a test process says nothing about the pool. Its rate is measured
+/// where nothing else runs, in <c>SizeBenchmarks</c> (docs/benchmarks.md).
+/// </remarks>
 [Collection(nameof(ProcessWideGcCounts))]
 public sealed class StreamPoolReuseTests
 {
     [Fact]
-    public void Warm_signs_of_30000_widgets_create_no_blocks_and_no_gen1_or_gen2_collections()
+    public void Warm_signs_of_30000_widgets_create_no_blocks_and_no_gen2_collections()
     {
         var pool = new StreamPool(StreamPoolSettings.DefaultOptions());
         var strategy = SigningStrategies.CreateBuiltIn(new SigningKey("0123456789abcdef0123456789abcdef"u8), pool.Manager)[RecyclableHashSigner.StrategyName];
@@ -31,7 +36,7 @@ public sealed class StreamPoolReuseTests
         var blocks = pool.BlocksCreated;
         Assert.True(blocks >= 80, $"{blocks} blocks for a 10.8 MB document");
 
-        var (gen1, gen2) = (GC.CollectionCount(1), GC.CollectionCount(2));
+        var gen2 = GC.CollectionCount(2);
         for (var i = 0; i < 5; i++)
         {
             strategy.Sign(envelope);
@@ -41,6 +46,6 @@ public sealed class StreamPoolReuseTests
         Assert.Equal(0, pool.LargeBuffersCreated);
         Assert.Equal(0, pool.BuffersDiscarded);
         Assert.Equal(0, pool.InUseBytes);
-        Assert.Equal((gen1, gen2), (GC.CollectionCount(1), GC.CollectionCount(2)));
+        Assert.Equal(gen2, GC.CollectionCount(2));
     }
 }
