@@ -22,11 +22,14 @@ internal static class WidgetMembers
     /// <summary>A mask with one bit for each member, set when all have been seen.</summary>
     public const int All = (1 << Count) - 1;
 
-    private static readonly string[] Names =
+    private static readonly string[] CamelCaseNames =
         ["id", "property0", "property1", "property2", "property3", "property4", "property5", "property6", "property7", "property8", "property9", "createdUtc"];
 
+    /// <summary>Every member's camelCase name, in canonical order.</summary>
+    public static ReadOnlySpan<string> Names => CamelCaseNames;
+
     /// <summary>The camelCase name of member <paramref name="member"/>.</summary>
-    public static string Name(int member) => Names[member];
+    public static string Name(int member) => CamelCaseNames[member];
 
     /// <summary>
     /// What the canonical document has before member <paramref name="member"/>'s value: the widget's opening brace or
