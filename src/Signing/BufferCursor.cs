@@ -47,7 +47,7 @@ internal ref struct BufferCursor(IBufferWriter<byte> output)
     /// Writes a run of any length, such as a long string value, in as many pieces as the output's spans take: unlike
     /// <see cref="Write(ReadOnlySpan{byte})"/>, it never asks the output for more than a chunk at a time.
     /// </summary>
-    public void WriteAll(ReadOnlySpan<byte> bytes)
+    public void WriteAll(scoped ReadOnlySpan<byte> bytes)
     {
         while (!bytes.IsEmpty)
         {

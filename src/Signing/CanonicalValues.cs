@@ -126,7 +126,7 @@ internal static class CanonicalValues
     /// <see cref="MustEscape"/> escaped and every other byte as it is: the bytes of a canonical string value without
     /// its quotes. Runs with nothing to escape are copied whole.
     /// </summary>
-    public static void WriteUtf8Text(ref BufferCursor cursor, ReadOnlySpan<byte> utf8)
+    public static void WriteUtf8Text(ref BufferCursor cursor, scoped ReadOnlySpan<byte> utf8)
     {
         while (true)
         {

@@ -29,6 +29,9 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // Names that arrived escaped or in pieces are unescaped on the stack up to this length, into rented memory beyond.
     private const int MaxStackName = 128;
 
+    // The same for string values: a generated value is 8 to 17 characters, so one that a read boundary splits fits.
+    private const int MaxStackText = 256;
+
     private static readonly UtcInstantConverter Instants = new();
 
     private static readonly string[] EnvelopeMembers = ["widgets"];
@@ -419,7 +422,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     }
 
     // A string value's text, escaped canonically. Text that arrived unescaped and in one piece is checked and copied
-    // from the buffer; any other is unescaped into rented memory first (which refuses lone surrogates, as GetString does).
+    // from the buffer; any other is unescaped first, on the stack when short and into rented memory when not.
     private void WriteText(ref Utf8JsonReader reader, ref BufferCursor cursor)
     {
         if (!reader.ValueIsEscaped && !reader.HasValueSequence)
@@ -434,25 +437,30 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             return;
         }
 
-        var rented = pool.Rent((int)ValueLength(ref reader));
+        var valueLength = (int)ValueLength(ref reader);
+        var rented = valueLength > MaxStackText ? pool.Rent(valueLength) : null;
         try
         {
+            var buffer = rented ?? stackalloc byte[MaxStackText];
             int length;
             try
             {
                 // Unescapes and checks as GetString does: an escaped lone surrogate or invalid UTF-8 is refused.
-                length = reader.CopyString(rented);
+                length = reader.CopyString(buffer);
             }
             catch (InvalidOperationException)
             {
                 throw TranscodeErrors.CannotConvert(typeof(string), At(ref reader));
             }
 
-            CanonicalValues.WriteUtf8Text(ref cursor, rented.AsSpan(0, length));
+            CanonicalValues.WriteUtf8Text(ref cursor, buffer[..length]);
         }
         finally
         {
-            pool.Return(rented);
+            if (rented is not null)
+            {
+                pool.Return(rented);
+            }
         }
     }
 
