@@ -25,7 +25,8 @@ public static class EnvelopeTranscoder
 {
     /// <summary>
     /// Reads <paramref name="body"/> to its end and writes its canonical document to <paramref name="output"/>, in
-    /// chunks of a few KB. The reader is advanced past everything read and not completed: it belongs to the caller.
+    /// chunks of a few KB. The reader belongs to the caller and is not completed; after a success it has been advanced
+    /// past the whole body, after a failure it may be left mid-read.
     /// </summary>
     /// <param name="body">UTF-8 JSON, read once.</param>
     /// <param name="output">Where the canonical bytes go; a partial document when the body is refused.</param>

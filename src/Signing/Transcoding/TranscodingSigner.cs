@@ -19,12 +19,15 @@ namespace Signing.Transcoding;
 /// as <see cref="EnvelopeParser"/>; the differential tests hold it to both.
 /// </para>
 /// <para>
-/// Allocation per sign does not depend on the body: the signature strings and their list, the array of hash states,
-/// a small sink object, the transcoder's state (a few hundred bytes) and, when a read does not complete at once, the
-/// two async state machines. The 16 KB chunk between the transcoder and the hashes, and the memory that holds one
-/// widget's out-of-order members or an escaped string while it is unescaped, are rented from the pool and returned
-/// on every path, failure and cancellation included. HMAC states come from the per-thread <see cref="HmacCache"/>, so
-/// signing in a loop creates none. What the pipe buffers (at most the largest token plus a read) is the reader's.
+/// Allocation per sign does not depend on the body: the signature strings and their array, the array of hash states,
+/// a small sink object, the transcoder's state and, when a read does not complete at once, the two async state
+/// machines. Measured with the body read synchronously 4 KB at a time, that is 1,216 bytes whether the envelope has 30
+/// widgets or 30,000 (10.8 MB), in canonical order or not (tests/Signing.Tests/Transcoding/TranscoderAllocationTests).
+/// The 16 KB chunk between the transcoder and the hashes, and the memory that holds one widget's out-of-order members
+/// or a long escaped string while it is unescaped, are rented from the pool and returned on every path, failure and
+/// cancellation included; a body in canonical order rents only the chunk. HMAC states come from the per-thread
+/// <see cref="HmacCache"/>, so signing in a loop creates none. What the pipe buffers (at most the largest token plus a
+/// read) is the reader's.
 /// </para>
 /// </remarks>
 public sealed class TranscodingSigner

@@ -29,6 +29,9 @@ internal sealed class SteppedPipeReader : PipeReader
         _body = first is null ? ReadOnlySequence<byte>.Empty : new ReadOnlySequence<byte>(first, 0, last!, last!.Memory.Length);
     }
 
+    /// <summary>How many reads were asked for, each of which the caller then tokenizes.</summary>
+    public int Reads { get; private set; }
+
     public override void AdvanceTo(SequencePosition consumed) => AdvanceTo(consumed, consumed);
 
     public override void AdvanceTo(SequencePosition consumed, SequencePosition examined) => _consumed = _body.GetOffset(consumed);
@@ -42,10 +45,27 @@ internal sealed class SteppedPipeReader : PipeReader
     public override ValueTask<ReadResult> ReadAsync(CancellationToken cancellationToken = default)
     {
         cancellationToken.ThrowIfCancellationRequested();
+        Reads++;
         _revealed = Math.Min(_body.Length, _revealed + _segmentBytes);
-        var buffer = _body.Slice(_consumed, _revealed - _consumed);
-        return ValueTask.FromResult(new ReadResult(buffer, isCanceled: false, isCompleted: _revealed == _body.Length));
+        return ValueTask.FromResult(Result());
     }
+
+    // As many segments at once as make minimumSize, as a reader does when that much has arrived.
+    protected override ValueTask<ReadResult> ReadAtLeastAsyncCore(int minimumSize, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        Reads++;
+        do
+        {
+            _revealed = Math.Min(_body.Length, _revealed + _segmentBytes);
+        }
+        while (_revealed - _consumed < minimumSize && _revealed < _body.Length);
+
+        return ValueTask.FromResult(Result());
+    }
+
+    private ReadResult Result() =>
+        new(_body.Slice(_consumed, _revealed - _consumed), isCanceled: false, isCompleted: _revealed == _body.Length);
 
     public override bool TryRead(out ReadResult result) => throw new NotSupportedException();
 }

@@ -117,6 +117,54 @@ public sealed class TranscodingSignerTests
         }
     }
 
+    [Fact]
+    public async Task A_token_longer_than_the_pipes_pause_threshold_is_waited_for_without_stalling()
+    {
+        // The whole token must be in the buffer; a pipe with back-pressure (64 KB by default) must still deliver it.
+        var body = CanonicalJson.Utf8.GetBytes(EnvelopeJson.Envelope(EnvelopeJson.Widget("property0", "\"" + new string('a', 300_000) + "\"")));
+        var pipe = new Pipe(new PipeOptions(useSynchronizationContext: false));
+        var writing = Task.Run(async () =>
+        {
+            for (var at = 0; at < body.Length; at += 4096)
+            {
+                await pipe.Writer.WriteAsync(body.AsMemory(at, Math.Min(4096, body.Length - at)));
+            }
+
+            await pipe.Writer.CompleteAsync();
+        });
+
+        var result = await new TranscodingSigner(TestData.Key).SignAsync(pipe.Reader).AsTask().WaitAsync(TimeSpan.FromSeconds(30));
+
+        await writing;
+        Assert.Equal(ObjectPath(body, TestData.Key), (result.Signature, result.BytesSigned, result.WidgetCount));
+    }
+
+    [Fact]
+    public async Task A_long_token_in_small_pieces_is_tokenized_a_logarithmic_number_of_times()
+    {
+        // A reader that stops inside a token reads it again from its start; waiting each time for twice as many bytes
+        // keeps that linear in the token's length rather than quadratic.
+        var body = CanonicalJson.Utf8.GetBytes(EnvelopeJson.Envelope(EnvelopeJson.Widget("property0", "\"" + new string('a', 1_000_000) + "\"")));
+        var reader = new SteppedPipeReader(body, segmentBytes: 16);
+
+        var result = await new TranscodingSigner(TestData.Key).SignAsync(reader);
+
+        Assert.Equal(ObjectPath(body, TestData.Key), (result.Signature, result.BytesSigned, result.WidgetCount));
+        Assert.InRange(reader.Reads, 1, 64);
+    }
+
+    [Fact]
+    public async Task Concurrent_signs_each_get_their_own_signature()
+    {
+        var bodies = Enumerable.Range(0, 8).Select(i => i % 2 == 0 ? Bodies.Canonical(300, seed: i, GeneratedText.Awkward) : Bodies.Reversed(300, seed: i)).ToArray();
+        var expected = bodies.Select(b => ObjectPath(b, TestData.Key).Signature).ToArray();
+        var signer = new TranscodingSigner(TestData.Key);
+
+        var results = await Task.WhenAll(Enumerable.Range(0, 64).Select(i => signer.SignAsync(Bodies.Sent(bodies[i % 8], seed: i)).AsTask()));
+
+        Assert.All(results.Select((r, i) => (r.Signature, Expected: expected[i % 8])), pair => Assert.Equal(pair.Expected, pair.Signature));
+    }
+
     private static (string Signature, long BytesSigned, int WidgetCount) ObjectPath(byte[] body, SigningKey key)
     {
         var envelope = EnvelopeParser.Parse(body);
