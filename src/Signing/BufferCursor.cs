@@ -43,6 +43,22 @@ internal ref struct BufferCursor(IBufferWriter<byte> output)
         _position += bytes.Length;
     }
 
+    /// <summary>
+    /// Writes a run of any length, such as a long string value, in as many pieces as the output's spans take: unlike
+    /// <see cref="Write(ReadOnlySpan{byte})"/>, it never asks the output for more than a chunk at a time.
+    /// </summary>
+    public void WriteAll(scoped ReadOnlySpan<byte> bytes)
+    {
+        while (!bytes.IsEmpty)
+        {
+            var span = Reserve(1);
+            var count = Math.Min(span.Length, bytes.Length);
+            bytes[..count].CopyTo(span);
+            _position += count;
+            bytes = bytes[count..];
+        }
+    }
+
     /// <summary>Writes one byte, such as a quote or a comma.</summary>
     public void Write(byte value)
     {

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Globalization;
 using System.Text.Unicode;
 using Newtonsoft.Json;
 
@@ -33,21 +32,6 @@ public static class CanonicalUtf8Writer
     // How many chars the common-case copy takes in one reservation; longer values continue on the general path.
     private const int MaxDirectChars = 256;
 
-    private const int QuotedGuidBytes = 38;
-
-    // A quoted round-trip date, "2020-01-01T00:00:00.1234567Z", and where its fraction lies within those bytes.
-    private const int QuotedDateBytes = 30;
-    private const int FractionStart = 21;
-    private const int FractionEnd = 28;
-
-    private static ReadOnlySpan<byte> LowerHex => "0123456789abcdef"u8;
-
-    // Everything Newtonsoft escapes with StringEscapeHandling.Default and a double quote as the delimiter.
-    private static readonly SearchValues<char> MustEscape = SearchValues.Create(
-        "\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\u0008\u0009\u000a\u000b\u000c\u000d\u000e\u000f" +
-        "\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f" +
-        "\"\\\u0085\u2028\u2029");
-
     /// <summary>
     /// Writes <paramref name="envelope"/> to <paramref name="output"/> and returns how many bytes that was. The output
     /// sees chunks of a few KB at a time, so an output that hashes or sends them never holds the whole document.
@@ -59,7 +43,7 @@ public static class CanonicalUtf8Writer
 
         var widgets = envelope.Widgets ?? throw RequiredButNull("widgets");
         var cursor = new BufferCursor(output);
-        cursor.Write("{\"widgets\":["u8);
+        cursor.Write(CanonicalValues.EnvelopeStart);
         // By index: enumerating an IReadOnlyList through its interface would allocate an enumerator.
         for (var i = 0; i < widgets.Count; i++)
         {
@@ -71,7 +55,7 @@ public static class CanonicalUtf8Writer
             WriteWidget(ref cursor, widgets[i]);
         }
 
-        cursor.Write("]}"u8);
+        cursor.Write(CanonicalValues.EnvelopeEnd);
         cursor.Commit();
         return cursor.Total;
     }
@@ -84,41 +68,33 @@ public static class CanonicalUtf8Writer
             return;
         }
 
-        cursor.Write("{\"id\":"u8);
-        WriteGuid(ref cursor, widget.Id);
-        WriteProperty(ref cursor, ",\"property0\":\""u8, widget.Property0, "property0");
-        WriteProperty(ref cursor, ",\"property1\":\""u8, widget.Property1, "property1");
-        WriteProperty(ref cursor, ",\"property2\":\""u8, widget.Property2, "property2");
-        WriteProperty(ref cursor, ",\"property3\":\""u8, widget.Property3, "property3");
-        WriteProperty(ref cursor, ",\"property4\":\""u8, widget.Property4, "property4");
-        WriteProperty(ref cursor, ",\"property5\":\""u8, widget.Property5, "property5");
-        WriteProperty(ref cursor, ",\"property6\":\""u8, widget.Property6, "property6");
-        WriteProperty(ref cursor, ",\"property7\":\""u8, widget.Property7, "property7");
-        WriteProperty(ref cursor, ",\"property8\":\""u8, widget.Property8, "property8");
-        WriteProperty(ref cursor, ",\"property9\":\""u8, widget.Property9, "property9");
-        cursor.Write(",\"createdUtc\":"u8);
-        WriteDate(ref cursor, widget.CreatedUtc);
+        cursor.Write(WidgetMembers.Prefix(WidgetMembers.Id));
+        CanonicalValues.WriteGuid(ref cursor, widget.Id);
+        WriteProperty(ref cursor, 1, widget.Property0);
+        WriteProperty(ref cursor, 2, widget.Property1);
+        WriteProperty(ref cursor, 3, widget.Property2);
+        WriteProperty(ref cursor, 4, widget.Property3);
+        WriteProperty(ref cursor, 5, widget.Property4);
+        WriteProperty(ref cursor, 6, widget.Property5);
+        WriteProperty(ref cursor, 7, widget.Property6);
+        WriteProperty(ref cursor, 8, widget.Property7);
+        WriteProperty(ref cursor, 9, widget.Property8);
+        WriteProperty(ref cursor, 10, widget.Property9);
+        cursor.Write(WidgetMembers.Prefix(WidgetMembers.CreatedUtc));
+        CanonicalValues.WriteDate(ref cursor, widget.CreatedUtc);
         cursor.Write((byte)'}');
-    }
-
-    private static void WriteGuid(ref BufferCursor cursor, Guid value)
-    {
-        var span = cursor.Reserve(QuotedGuidBytes);
-        span[0] = (byte)'"';
-        value.TryFormat(span[1..], out var written, "D");
-        span[written + 1] = (byte)'"';
-        cursor.Advance(written + 2);
     }
 
     // The prefix is the property's comma, name, colon and opening quote, so that the common value (short printable
     // ASCII with nothing to escape) costs one reservation and one pass that checks and copies each char as a byte.
-    private static void WriteProperty(ref BufferCursor cursor, ReadOnlySpan<byte> prefix, string? value, string name)
+    private static void WriteProperty(ref BufferCursor cursor, int member, string? value)
     {
         if (value is null)
         {
-            throw RequiredButNull(name);
+            throw RequiredButNull(WidgetMembers.Name(member));
         }
 
+        var prefix = WidgetMembers.Prefix(member);
         var direct = Math.Min(value.Length, MaxDirectChars);
         var span = cursor.Reserve(prefix.Length + direct + 1);
         prefix.CopyTo(span);
@@ -150,7 +126,7 @@ public static class CanonicalUtf8Writer
     {
         while (true)
         {
-            var next = text.IndexOfAny(MustEscape);
+            var next = text.IndexOfAny(CanonicalValues.MustEscape);
             if (next < 0)
             {
                 WriteRaw(ref cursor, text);
@@ -158,7 +134,7 @@ public static class CanonicalUtf8Writer
             }
 
             WriteRaw(ref cursor, text[..next]);
-            WriteEscaped(ref cursor, text[next]);
+            CanonicalValues.WriteEscaped(ref cursor, text[next]);
             text = text[(next + 1)..];
         }
     }
@@ -176,68 +152,6 @@ public static class CanonicalUtf8Writer
             cursor.Advance(written);
             run = run[read..];
         }
-    }
-
-    private static void WriteEscaped(ref BufferCursor cursor, char c)
-    {
-        var span = cursor.Reserve(6);
-        span[0] = (byte)'\\';
-        var shortForm = c switch
-        {
-            '\b' => 'b',
-            '\t' => 't',
-            '\n' => 'n',
-            '\f' => 'f',
-            '\r' => 'r',
-            '"' => '"',
-            '\\' => '\\',
-            _ => '\0',
-        };
-        if (shortForm != '\0')
-        {
-            span[1] = (byte)shortForm;
-            cursor.Advance(2);
-            return;
-        }
-
-        span[1] = (byte)'u';
-        span[2] = LowerHex[c >> 12];
-        span[3] = LowerHex[(c >> 8) & 0xF];
-        span[4] = LowerHex[(c >> 4) & 0xF];
-        span[5] = LowerHex[c & 0xF];
-        cursor.Advance(6);
-    }
-
-    private static void WriteDate(ref BufferCursor cursor, DateTime value)
-    {
-        // DateTimeZoneHandling.Utc: a Local value is converted, an Unspecified one is taken as UTC already.
-        value = value.Kind switch
-        {
-            DateTimeKind.Local => value.ToUniversalTime(),
-            DateTimeKind.Unspecified => DateTime.SpecifyKind(value, DateTimeKind.Utc),
-            _ => value,
-        };
-
-        // The round-trip format of a UTC DateTime is always "yyyy-MM-ddTHH:mm:ss.fffffffZ": seven fraction digits, at
-        // 21 to 27 once the opening quote is counted. Newtonsoft writes the same with the fraction's trailing zeros
-        // trimmed, and the dot too when nothing is left.
-        var span = cursor.Reserve(QuotedDateBytes);
-        span[0] = (byte)'"';
-        value.TryFormat(span[1..], out _, "O", CultureInfo.InvariantCulture);
-        var end = FractionEnd;
-        while (end > FractionStart && span[end - 1] == (byte)'0')
-        {
-            end--;
-        }
-
-        if (end == FractionStart)
-        {
-            end--;
-        }
-
-        span[end] = (byte)'Z';
-        span[end + 1] = (byte)'"';
-        cursor.Advance(end + 2);
     }
 
     // Every property is required (see Widget), and Newtonsoft enforces that on writing too: fail as it fails.

@@ -17,10 +17,8 @@ namespace Signing;
 /// </remarks>
 public static class EnvelopeParser
 {
-    // Newtonsoft-free messages can still quote a caller's property name; a bounded excerpt keeps 1 MB out of responses.
-    private const int MaxMessageLength = 200;
-
-    private static readonly JsonSerializerOptions Options = new()
+    /// <summary>The settings the object path reads with; the transcoder reads tokens and dates with the same.</summary>
+    internal static JsonSerializerOptions Options { get; } = new()
     {
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
         PropertyNameCaseInsensitive = false,
@@ -35,6 +33,17 @@ public static class EnvelopeParser
         Converters = { new UtcInstantConverter() },
     };
 
+    /// <summary>
+    /// What <see cref="Options"/> asks of the tokenizer itself (no comments, no trailing commas, the depth limit), for
+    /// code that tokenizes without the serializer.
+    /// </summary>
+    internal static JsonReaderOptions ReaderOptions { get; } = new()
+    {
+        AllowTrailingCommas = Options.AllowTrailingCommas,
+        CommentHandling = Options.ReadCommentHandling,
+        MaxDepth = Options.MaxDepth,
+    };
+
     /// <summary>Parses one envelope from <paramref name="utf8Json"/>, the whole body.</summary>
     /// <exception cref="EnvelopeFormatException">The body is not a valid envelope.</exception>
     public static WidgetEnvelope Parse(ReadOnlySpan<byte> utf8Json)
@@ -46,7 +55,7 @@ public static class EnvelopeParser
         }
         catch (JsonException e)
         {
-            throw FormatError(e);
+            throw EnvelopeErrors.FromJson(e);
         }
 
         return Checked(envelope);
@@ -84,7 +93,7 @@ public static class EnvelopeParser
         }
         catch (JsonException e)
         {
-            throw FormatError(e);
+            throw EnvelopeErrors.FromJson(e);
         }
 
         return Checked(envelope);
@@ -92,39 +101,21 @@ public static class EnvelopeParser
 
     private static ReadOnlySpan<byte> Utf8ByteOrderMark => [0xEF, 0xBB, 0xBF];
 
-    private static EnvelopeFormatException FormatError(JsonException e) => new(
-        Describe(e.Message),
-        Excerpt(e.Path is null or "$" ? null : e.Path.StartsWith("$.", StringComparison.Ordinal) ? e.Path[2..] : e.Path),
-        e.LineNumber + 1,
-        e.BytePositionInLine + 1,
-        e);
-
     private static WidgetEnvelope Checked(WidgetEnvelope? envelope)
     {
         if (envelope is null)
         {
-            throw new EnvelopeFormatException("The body must be a JSON object of the form {\"widgets\":[…]}.");
+            throw EnvelopeErrors.NullBody();
         }
 
         for (var i = 0; i < envelope.Widgets.Count; i++)
         {
             if (envelope.Widgets[i] is null)
             {
-                throw new EnvelopeFormatException("A widget must be an object, not null.", $"widgets[{i}]", null, null, null);
+                throw EnvelopeErrors.NullWidget(i);
             }
         }
 
         return envelope;
     }
-
-    // System.Text.Json ends its messages with " Path: … | LineNumber: … | BytePositionInLine: …."; those travel as
-    // separate fields instead.
-    private static string Describe(string message)
-    {
-        var end = message.IndexOf(" Path: ", StringComparison.Ordinal);
-        return Excerpt(end >= 0 ? message[..end] : message)!;
-    }
-
-    private static string? Excerpt(string? text) =>
-        text is null || text.Length <= MaxMessageLength ? text : string.Concat(text.AsSpan(0, MaxMessageLength), "…");
 }

@@ -1,6 +1,7 @@
 using System.Text;
 using Microsoft.IO;
 using Signing;
+using Signing.Tests.Hostile;
 
 namespace SigningServer.Tests;
 

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using Signing.Http;
+using Signing.Tests.Hostile;
 
 namespace SigningServer.Tests;
 

@@ -1,3 +1,5 @@
+using Signing.Tests.Hostile;
+
 namespace SigningServer.Tests;
 
 /// <summary>

@@ -1,4 +1,5 @@
 using System.Net;
+using Signing.Tests.Hostile;
 
 namespace SigningServer.Tests;
 

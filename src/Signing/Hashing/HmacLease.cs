@@ -3,9 +3,8 @@ using System.Security.Cryptography;
 namespace Signing.Hashing;
 
 /// <summary>
-/// HMAC-SHA256 state borrowed for one sign. Creating an <see cref="IncrementalHash"/> allocates (and sets up the
-/// native context with the key) on every call; each thread keeps the last one it used instead, so signing in a loop
-/// allocates none.
+/// HMAC-SHA256 state borrowed from this thread's <see cref="HmacCache"/> for one synchronous sign, so that signing in a
+/// loop allocates none.
 /// </summary>
 /// <remarks>
 /// State goes back to the thread only in <see cref="Finish"/>, once it has been read and reset. A sign that fails
@@ -14,16 +13,9 @@ namespace Signing.Hashing;
 /// </remarks>
 internal readonly ref struct HmacLease
 {
-    // One per thread, for the key it was made with (compared by reference: a SigningKey never changes its array).
-    [ThreadStatic]
-    private static IncrementalHash? t_cached;
+    private readonly SigningKey _key;
 
-    [ThreadStatic]
-    private static byte[]? t_cachedKey;
-
-    private readonly byte[] _key;
-
-    private HmacLease(byte[] key, IncrementalHash hash)
+    private HmacLease(SigningKey key, IncrementalHash hash)
     {
         _key = key;
         Hash = hash;
@@ -33,40 +25,18 @@ internal readonly ref struct HmacLease
     public IncrementalHash Hash { get; }
 
     /// <summary>Borrows this thread's state for <paramref name="key"/>, or makes it when there is none.</summary>
-    public static HmacLease Rent(SigningKey key)
-    {
-        var cached = t_cached;
-        if (cached is not null && ReferenceEquals(t_cachedKey, key.Material))
-        {
-            t_cached = null;
-            return new HmacLease(key.Material, cached);
-        }
-
-        return new HmacLease(key.Material, IncrementalHash.CreateHMAC(HashAlgorithmName.SHA256, key.Material));
-    }
+    public static HmacLease Rent(SigningKey key) => new(key, HmacCache.Take(key));
 
     /// <summary>
     /// The MAC of everything fed so far, as 64 lowercase hex characters. Resets the state and gives it back to the
-    /// thread (replacing whatever state, for another key, the thread kept).
+    /// thread.
     /// </summary>
-    public string Finish()
-    {
-        Span<byte> mac = stackalloc byte[HMACSHA256.HashSizeInBytes];
-        Hash.GetHashAndReset(mac);
-        if (!ReferenceEquals(t_cached, Hash))
-        {
-            t_cached?.Dispose();
-            t_cached = Hash;
-            t_cachedKey = _key;
-        }
-
-        return Convert.ToHexStringLower(mac);
-    }
+    public string Finish() => HmacCache.Finish(Hash, _key);
 
     /// <summary>Destroys the state unless <see cref="Finish"/> gave it back clean.</summary>
     public void Dispose()
     {
-        if (!ReferenceEquals(t_cached, Hash))
+        if (!HmacCache.Holds(Hash))
         {
             Hash.Dispose();
         }

@@ -1,4 +1,4 @@
-namespace SigningServer.Tests;
+namespace Signing.Tests.Hostile;
 
 /// <summary>One generated hostile request body, named so that a failing case says which one it was.</summary>
 /// <param name="Name">Unique and stable for a seed: <c>category/variant</c>.</param>

@@ -1,13 +1,19 @@
 using System.Globalization;
 using System.Text;
 using System.Text.Json.Nodes;
+using Newtonsoft.Json;
+using Signing.Generation;
 
-namespace SigningServer.Tests;
+namespace Signing.Tests.Hostile;
 
 /// <summary>
 /// A generated, reproducible corpus of request bodies that must each be refused with a 4xx problem: every variant
 /// comes from <see cref="Seed"/> and the repo's envelope generator, so the same names always mean the same bytes.
 /// </summary>
+/// <remarks>
+/// Shared by the server tests, which send each body over HTTP, and the core tests, which give each to the object path
+/// and the transcoder and compare what they answer.
+/// </remarks>
 /// <remarks>
 /// Categories: random bytes and random JSON-ish text, invalid UTF-8 (and lone surrogate escapes), byte order marks
 /// and UTF-16/32 encodings, deeply nested arrays, very long strings where they cannot be valid, values of the wrong
@@ -56,7 +62,8 @@ internal static class HostileCorpus
             .Concat(TrailingGarbage(new Random(Seed + 4)));
 
     // A valid two-widget envelope in canonical form, as text and as a tree to mutate.
-    private static string ValidJson => Encoding.UTF8.GetString(Bodies.Canonical(widgetCount: 2, seed: Seed % 1000));
+    private static string ValidJson =>
+        JsonConvert.SerializeObject(EnvelopeGenerator.Create(widgetCount: 2, seed: Seed % 1000), CanonicalJson.Settings);
 
     private static JsonObject ValidTree => (JsonObject)JsonNode.Parse(ValidJson)!;
 

@@ -1,0 +1,538 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using System.Text.Unicode;
+
+namespace Signing.Transcoding;
+
+/// <summary>
+/// One body's transcoding, fed a buffer at a time: tokenizes with <see cref="Utf8JsonReader"/>, checks each token as
+/// <see cref="EnvelopeParser"/> would (the same errors, in the same order), and writes the canonical bytes as it goes.
+/// </summary>
+/// <remarks>
+/// <para>
+/// The reader's state is carried from one buffer to the next, so a token may end in a later buffer than it started
+/// in; a buffer stops being read at the last whole token and the rest is read again with more bytes.
+/// </para>
+/// <para>
+/// System.Text.Json reports a problem when it meets it, reading in order: a property name that is not a member as soon
+/// as the name is read, a wrong value at the value, a duplicate once the duplicate's value has been read, a missing
+/// member at the end of its object, trailing content after the root, and a <c>null</c> widget (which the serializer
+/// accepts and <see cref="EnvelopeParser"/> refuses afterwards) only once the whole body has been read. The phases
+/// below check the same things at the same tokens.
+/// </para>
+/// </remarks>
+internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byte> pool) : IDisposable
+{
+    // Names that arrived escaped or in pieces are unescaped on the stack up to this length, into rented memory beyond.
+    private const int MaxStackName = 128;
+
+    // The same for string values: a generated value is 8 to 17 characters, so one that a read boundary splits fits.
+    private const int MaxStackText = 256;
+
+    private static readonly UtcInstantConverter Instants = new();
+
+    private static readonly string[] EnvelopeMembers = ["widgets"];
+
+    private readonly ParkedMembers _parked = new(pool);
+    private JsonReaderState _state = new(EnvelopeParser.ReaderOptions);
+    private TranscodePhase _phase = TranscodePhase.Root;
+
+    // The buffer being read, where it starts in the body, and the line feeds before that start.
+    private ReadOnlySequence<byte> _buffer;
+    private long _offset;
+    private long _lines;
+    private long _lineStart;
+
+    private long _written;
+    private bool _rootIsNull;
+    private bool _widgetsRead;
+    private bool _widgetsAgain;
+    private int _widgetCount;
+    private int _firstNullWidget = -1;
+
+    // The widget being read: its index in the list, the member whose value comes next, the members seen, and the
+    // first member not yet written (those before it are written; those after it that were seen are parked).
+    private int _index;
+    private int _member;
+    private int _seen;
+    private int _next;
+
+    /// <summary>
+    /// How many bytes past a buffer in which <see cref="Read"/> met a syntax error <see cref="ThrowSyntaxError"/> wants
+    /// to see, where the body has them: enough for any message's quote of what follows to be as long as the object path
+    /// shows (a message of 200 characters), since a character takes at most three bytes per UTF-16 unit.
+    /// </summary>
+    public const int SyntaxContextBytes = 1024;
+
+    /// <summary>Whether <see cref="Read"/> stopped at a syntax error, to be reported by <see cref="ThrowSyntaxError"/>.</summary>
+    public bool SyntaxErrorPending { get; private set; }
+
+    /// <summary>Bytes of the body read so far, which once the body has ended is its length.</summary>
+    public long BodyBytes => _offset;
+
+    /// <summary>What has been transcoded so far; complete once <see cref="Read"/> has been given the final buffer.</summary>
+    public TranscodeSummary Summary => new(_written, _widgetCount, _offset);
+
+    /// <summary>
+    /// Reads every whole token in <paramref name="buffer"/> and returns where the first incomplete one starts (the
+    /// end, when <paramref name="isFinalBlock"/>, after checking that the envelope is complete).
+    /// </summary>
+    /// <exception cref="EnvelopeFormatException">The bytes so far cannot be the start of an envelope.</exception>
+    public SequencePosition Read(ReadOnlySequence<byte> buffer, bool isFinalBlock)
+    {
+        _buffer = buffer;
+        var reader = new Utf8JsonReader(buffer, isFinalBlock, _state);
+        var cursor = new BufferCursor(output);
+        while (ReadToken(ref reader))
+        {
+            switch (_phase)
+            {
+                case TranscodePhase.Root:
+                    Root(ref reader);
+                    break;
+                case TranscodePhase.EnvelopeMember:
+                    EnvelopeMember(ref reader);
+                    break;
+                case TranscodePhase.WidgetsValue:
+                    WidgetsValue(ref reader, ref cursor);
+                    break;
+                case TranscodePhase.WidgetList:
+                    WidgetList(ref reader, ref cursor);
+                    break;
+                case TranscodePhase.WidgetMember:
+                    WidgetMember(ref reader, ref cursor);
+                    break;
+                case TranscodePhase.WidgetValue:
+                    WidgetValue(ref reader, ref cursor);
+                    break;
+                default:
+                    // The reader itself refuses any token after the root.
+                    throw new UnreachableException($"A token in phase {_phase}.");
+            }
+        }
+
+        if (SyntaxErrorPending)
+        {
+            return buffer.Start;
+        }
+
+        cursor.Commit();
+        _written += cursor.Total;
+        _state = reader.CurrentState;
+        var consumed = reader.Position;
+        CountLines(buffer.Slice(0, consumed), ref _lines, ref _lineStart, _offset);
+        _offset += reader.BytesConsumed;
+        if (isFinalBlock)
+        {
+            End();
+        }
+
+        return consumed;
+    }
+
+    /// <summary>Gives pooled memory back.</summary>
+    public void Dispose() => _parked.Dispose();
+
+    /// <summary>
+    /// Reports the syntax error <see cref="Read"/> met (see <see cref="SyntaxErrorPending"/>) as the object path
+    /// reports it. <paramref name="buffer"/> is the buffer <see cref="Read"/> was given, followed by as much more of
+    /// the body as <see cref="SyntaxContextBytes"/> asks for or the body has.
+    /// </summary>
+    /// <exception cref="EnvelopeFormatException">Always.</exception>
+    public void ThrowSyntaxError(ReadOnlySequence<byte> buffer, bool isFinalBlock)
+    {
+        // The object path's reader sees the whole body as one span, and some of its messages quote the rest of that
+        // span (an invalid literal quotes every byte after it): read again from the same state over one span.
+        var length = (int)buffer.Length;
+        var copy = pool.Rent(length);
+        try
+        {
+            buffer.CopyTo(copy);
+            var reader = new Utf8JsonReader(copy.AsSpan(0, length), isFinalBlock, _state);
+            while (reader.Read())
+            {
+            }
+        }
+        catch (JsonException e)
+        {
+            throw TranscodeErrors.Syntax(e, Path());
+        }
+        finally
+        {
+            pool.Return(copy);
+        }
+
+        throw new UnreachableException("A reader refused bytes once and accepted them with more.");
+    }
+
+    private bool ReadToken(ref Utf8JsonReader reader)
+    {
+        try
+        {
+            return reader.Read();
+        }
+        catch (JsonException)
+        {
+            // Reported by ThrowSyntaxError, once the driver has the context the message needs.
+            SyntaxErrorPending = true;
+            return false;
+        }
+    }
+
+    private void End()
+    {
+        // A final reader returns no more tokens only after a whole root value: anything short of one it refuses.
+        Debug.Assert(_phase == TranscodePhase.AfterRoot, "The final block ended inside the envelope.");
+        if (_rootIsNull)
+        {
+            throw EnvelopeErrors.NullBody();
+        }
+
+        if (_firstNullWidget >= 0)
+        {
+            throw EnvelopeErrors.NullWidget(_firstNullWidget);
+        }
+    }
+
+    private void Root(ref Utf8JsonReader reader)
+    {
+        switch (reader.TokenType)
+        {
+            case JsonTokenType.StartObject:
+                _phase = TranscodePhase.EnvelopeMember;
+                break;
+            case JsonTokenType.Null:
+                // The serializer returns null for it; EnvelopeParser refuses that after the trailing bytes are checked.
+                _rootIsNull = true;
+                _phase = TranscodePhase.AfterRoot;
+                break;
+            default:
+                throw TranscodeErrors.CannotConvert(typeof(WidgetEnvelope), At(ref reader));
+        }
+    }
+
+    private void EnvelopeMember(ref Utf8JsonReader reader)
+    {
+        if (reader.TokenType == JsonTokenType.EndObject)
+        {
+            if (!_widgetsRead)
+            {
+                throw TranscodeErrors.Missing(typeof(WidgetEnvelope), 0, EnvelopeMembers, At(ref reader));
+            }
+
+            _phase = TranscodePhase.AfterRoot;
+            return;
+        }
+
+        if (FindMember(ref reader, inWidget: false) < 0)
+        {
+            var name = PropertyNames.Decode(ref reader);
+            throw TranscodeErrors.Unmapped(name, typeof(WidgetEnvelope), At(ref reader, name));
+        }
+
+        // A second list is read as the first was, and refused as a duplicate only at its end.
+        _widgetsAgain = _widgetsRead;
+        _phase = TranscodePhase.WidgetsValue;
+    }
+
+    private void WidgetsValue(ref Utf8JsonReader reader, ref BufferCursor cursor)
+    {
+        switch (reader.TokenType)
+        {
+            case JsonTokenType.StartArray:
+                cursor.Write(CanonicalValues.EnvelopeStart);
+                _index = 0;
+                _phase = TranscodePhase.WidgetList;
+                break;
+            case JsonTokenType.Null:
+                throw TranscodeErrors.NullNotAllowed("widgets", typeof(WidgetEnvelope), At(ref reader));
+            default:
+                throw TranscodeErrors.CannotConvert(typeof(IReadOnlyList<Widget>), At(ref reader));
+        }
+    }
+
+    private void WidgetList(ref Utf8JsonReader reader, ref BufferCursor cursor)
+    {
+        switch (reader.TokenType)
+        {
+            case JsonTokenType.StartObject:
+                if (_index > 0)
+                {
+                    cursor.Write((byte)',');
+                }
+
+                _seen = 0;
+                _next = 0;
+                _parked.Clear();
+                _phase = TranscodePhase.WidgetMember;
+                break;
+            case JsonTokenType.Null:
+                cursor.Write(_index > 0 ? ",null"u8 : "null"u8);
+                if (_firstNullWidget < 0)
+                {
+                    _firstNullWidget = _index;
+                }
+
+                _index++;
+                break;
+            case JsonTokenType.EndArray:
+                if (_widgetsAgain)
+                {
+                    // The second list has been read; the serializer refuses it at the property, not inside the list.
+                    _phase = TranscodePhase.WidgetsValue;
+                    throw TranscodeErrors.Duplicate("widgets", typeof(WidgetEnvelope), At(ref reader));
+                }
+
+                cursor.Write(CanonicalValues.EnvelopeEnd);
+                _widgetCount = _index;
+                _widgetsRead = true;
+                _phase = TranscodePhase.EnvelopeMember;
+                break;
+            default:
+                throw TranscodeErrors.CannotConvert(typeof(Widget), At(ref reader));
+        }
+    }
+
+    private void WidgetMember(ref Utf8JsonReader reader, ref BufferCursor cursor)
+    {
+        if (reader.TokenType == JsonTokenType.EndObject)
+        {
+            if (_seen != WidgetMembers.All)
+            {
+                throw TranscodeErrors.Missing(typeof(Widget), _seen, WidgetMembers.Names, At(ref reader));
+            }
+
+            cursor.Write((byte)'}');
+            _index++;
+            _phase = TranscodePhase.WidgetList;
+            return;
+        }
+
+        _member = FindMember(ref reader, inWidget: true);
+        if (_member < 0)
+        {
+            var name = PropertyNames.Decode(ref reader);
+            throw TranscodeErrors.Unmapped(name, typeof(Widget), At(ref reader, name));
+        }
+
+        _phase = TranscodePhase.WidgetValue;
+    }
+
+    private void WidgetValue(ref Utf8JsonReader reader, ref BufferCursor cursor)
+    {
+        var member = _member;
+        if (member == _next)
+        {
+            WriteMember(ref reader, ref cursor, member);
+            _next++;
+            while (_next < WidgetMembers.Count && _parked.Holds(_next))
+            {
+                cursor.WriteAll(_parked[_next]);
+                _next++;
+            }
+        }
+        else
+        {
+            // Out of order, or a member seen already (its value is checked before the duplicate is refused, as the
+            // serializer does): held until its turn.
+            _parked.Begin();
+            var parked = new BufferCursor(_parked);
+            WriteMember(ref reader, ref parked, member);
+            parked.Commit();
+            _parked.End(member);
+        }
+
+        if ((_seen & (1 << member)) != 0)
+        {
+            throw TranscodeErrors.Duplicate(WidgetMembers.Name(member), typeof(Widget), At(ref reader));
+        }
+
+        _seen |= 1 << member;
+        _phase = TranscodePhase.WidgetMember;
+    }
+
+    private void WriteMember(ref Utf8JsonReader reader, ref BufferCursor cursor, int member)
+    {
+        switch (member)
+        {
+            case WidgetMembers.Id:
+                cursor.Write(WidgetMembers.Prefix(member));
+                CanonicalValues.WriteGuid(ref cursor, ReadGuid(ref reader));
+                break;
+            case WidgetMembers.CreatedUtc:
+                cursor.Write(WidgetMembers.Prefix(member));
+                CanonicalValues.WriteDate(ref cursor, ReadInstant(ref reader));
+                break;
+            default:
+                if (reader.TokenType == JsonTokenType.Null)
+                {
+                    throw TranscodeErrors.NullNotAllowed(WidgetMembers.Name(member), typeof(Widget), At(ref reader));
+                }
+
+                if (reader.TokenType != JsonTokenType.String)
+                {
+                    throw TranscodeErrors.CannotConvert(typeof(string), At(ref reader));
+                }
+
+                cursor.Write(WidgetMembers.Prefix(member));
+                WriteText(ref reader, ref cursor);
+                cursor.Write((byte)'"');
+                break;
+        }
+    }
+
+    // As the serializer's Guid converter: any token but a string, and any string TryGetGuid refuses, is not a Guid.
+    private Guid ReadGuid(ref Utf8JsonReader reader)
+    {
+        var value = default(Guid);
+        bool parsed;
+        try
+        {
+            parsed = reader.TokenType == JsonTokenType.String && reader.TryGetGuid(out value);
+        }
+        catch (InvalidOperationException)
+        {
+            // An escaped lone surrogate, found while unescaping.
+            parsed = false;
+        }
+
+        return parsed ? value : throw TranscodeErrors.CannotConvert(typeof(Guid), At(ref reader));
+    }
+
+    // The object path's own converter, so that the instants accepted and their conversion to UTC are the same.
+    private DateTime ReadInstant(ref Utf8JsonReader reader)
+    {
+        try
+        {
+            return Instants.Read(ref reader, typeof(DateTime), EnvelopeParser.Options);
+        }
+        catch (JsonException e)
+        {
+            throw TranscodeErrors.Refused(e, At(ref reader));
+        }
+        catch (Exception e) when (e is InvalidOperationException or FormatException)
+        {
+            // Thrown by the reader inside the converter (an escaped lone surrogate), which the serializer reports as
+            // a value it could not convert.
+            throw TranscodeErrors.CannotConvert(typeof(DateTime), At(ref reader));
+        }
+    }
+
+    // A string value's text, escaped canonically. Text that arrived unescaped and in one piece is checked and copied
+    // from the buffer; any other is unescaped first, on the stack when short and into rented memory when not.
+    private void WriteText(ref Utf8JsonReader reader, ref BufferCursor cursor)
+    {
+        if (!reader.ValueIsEscaped && !reader.HasValueSequence)
+        {
+            var text = reader.ValueSpan;
+            if (!Utf8.IsValid(text))
+            {
+                throw TranscodeErrors.CannotConvert(typeof(string), At(ref reader));
+            }
+
+            CanonicalValues.WriteUtf8Text(ref cursor, text);
+            return;
+        }
+
+        var valueLength = (int)ValueLength(ref reader);
+        var rented = valueLength > MaxStackText ? pool.Rent(valueLength) : null;
+        try
+        {
+            var buffer = rented ?? stackalloc byte[MaxStackText];
+            int length;
+            try
+            {
+                // Unescapes and checks as GetString does: an escaped lone surrogate or invalid UTF-8 is refused.
+                length = reader.CopyString(buffer);
+            }
+            catch (InvalidOperationException)
+            {
+                throw TranscodeErrors.CannotConvert(typeof(string), At(ref reader));
+            }
+
+            CanonicalValues.WriteUtf8Text(ref cursor, buffer[..length]);
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                pool.Return(rented);
+            }
+        }
+    }
+
+    // The index of the current property among the envelope's members (just "widgets") or a widget's, or -1. The
+    // serializer unescapes every name before looking it up, and reports a name with an escaped lone surrogate as a
+    // value of the object's type it could not convert, at the object's path.
+    private int FindMember(ref Utf8JsonReader reader, bool inWidget)
+    {
+        if (!reader.ValueIsEscaped && !reader.HasValueSequence)
+        {
+            return Find(reader.ValueSpan, inWidget);
+        }
+
+        var length = (int)ValueLength(ref reader);
+        var rented = length > MaxStackName ? pool.Rent(length) : null;
+        try
+        {
+            var name = rented ?? stackalloc byte[MaxStackName];
+            var written = PropertyNames.Unescape(ref reader, name);
+            if (written < 0)
+            {
+                throw TranscodeErrors.CannotConvert(inWidget ? typeof(Widget) : typeof(WidgetEnvelope), At(ref reader));
+            }
+
+            return Find(name[..written], inWidget);
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                pool.Return(rented);
+            }
+        }
+    }
+
+    private static int Find(ReadOnlySpan<byte> name, bool inWidget) =>
+        inWidget ? WidgetMembers.Find(name) : name.SequenceEqual("widgets"u8) ? 0 : -1;
+
+    private static long ValueLength(ref Utf8JsonReader reader) =>
+        reader.HasValueSequence ? reader.ValueSequence.Length : reader.ValueSpan.Length;
+
+    private string Path() => _phase switch
+    {
+        TranscodePhase.WidgetsValue => "$.widgets",
+        TranscodePhase.WidgetList or TranscodePhase.WidgetMember => string.Create(CultureInfo.InvariantCulture, $"$.widgets[{_index}]"),
+        TranscodePhase.WidgetValue => string.Create(CultureInfo.InvariantCulture, $"$.widgets[{_index}].{WidgetMembers.Name(_member)}"),
+        _ => "$",
+    };
+
+    private TextLocation At(ref Utf8JsonReader reader, string? member = null)
+    {
+        var path = member is null ? Path() : TranscodeErrors.Member(Path(), member);
+        var lines = _lines;
+        var lineStart = _lineStart;
+        CountLines(_buffer.Slice(0, reader.BytesConsumed), ref lines, ref lineStart, _offset);
+        return new TextLocation(path, lines, _offset + reader.BytesConsumed - lineStart);
+    }
+
+    // Adds the line feeds in bytes, which start at offset in the body, to lines, and moves lineStart past the last.
+    private static void CountLines(ReadOnlySequence<byte> bytes, ref long lines, ref long lineStart, long offset)
+    {
+        foreach (var segment in bytes)
+        {
+            var span = segment.Span;
+            var last = span.LastIndexOf((byte)'\n');
+            if (last >= 0)
+            {
+                lines += span.Count((byte)'\n');
+                lineStart = offset + last + 1;
+            }
+
+            offset += span.Length;
+        }
+    }
+}
