@@ -46,7 +46,7 @@ public sealed class SignEndpoint(
         ArgumentNullException.ThrowIfNull(request);
 
         var phases = new RequestPhases();
-        if (!EnvelopeRequestReader.TryChooseStrategy(request, keys.Active, out var strategy, out var problem))
+        if (!EnvelopeRequestReader.TryChooseStrategy(request, keys.Active, out var choice, out var problem))
         {
             return Rejected(problem, NoStrategy, phases);
         }
@@ -55,27 +55,13 @@ public sealed class SignEndpoint(
         using var charge = budget.Open();
         try
         {
-            var read = await _reader.ReadAsync(request, strategy, charge, phases, cancellationToken);
-            if (read.Envelope is not { } envelope)
+            var (signed, refused) = choice.Strategy is { } strategy
+                ? await SignEnvelopeAsync(request, strategy, charge, phases, cancellationToken)
+                : await TranscodeAsync(request, charge, phases, cancellationToken);
+            if (refused is not null)
             {
-                if (read.Problem!.StatusCode == StatusCodes.Status503ServiceUnavailable)
-                {
-                    outcome = RequestOutcome.Refused;
-                }
-
-                return Rejected(read.Problem, strategy.Name, phases);
-            }
-
-            cancellationToken.ThrowIfCancellationRequested();
-            SignResult result;
-            var signing = PhaseMark.Start();
-            try
-            {
-                result = strategy.Sign(envelope);
-            }
-            finally
-            {
-                phases.Sign = signing.Stop();
+                outcome = refused.StatusCode == StatusCodes.Status503ServiceUnavailable ? RequestOutcome.Refused : RequestOutcome.Failed;
+                return Rejected(refused, choice.Name, phases);
             }
 
             outcome = RequestOutcome.Succeeded;
@@ -83,11 +69,11 @@ public sealed class SignEndpoint(
             {
                 double readMs = Milliseconds(phases.Read), parseMs = Milliseconds(phases.Parse?.Duration), signMs = Milliseconds(phases.Sign?.Duration);
                 SigningLog.Signed(
-                    logger, strategy.Name, keys.ActiveKeyId, envelope.Widgets.Count, phases.BodyBytes, result.BytesSigned,
+                    logger, choice.Name, keys.ActiveKeyId, signed.WidgetCount, phases.BodyBytes, signed.BytesSigned,
                     readMs, parseMs, signMs, phases.Elapsed.TotalMilliseconds);
             }
 
-            return TypedResults.Ok(new SignResponse(result.Signature, strategy.Name, Algorithm, envelope.Widgets.Count, result.BytesSigned, keys.ActiveKeyId));
+            return TypedResults.Ok(new SignResponse(signed.Value, choice.Name, Algorithm, signed.WidgetCount, signed.BytesSigned, keys.ActiveKeyId));
         }
         finally
         {
@@ -95,12 +81,45 @@ public sealed class SignEndpoint(
             // exception handler, which clears them along with everything else.
             var cost = phases.Cost;
             SignCostHeaders.Write(request.HttpContext.Response.Headers, cost);
-            telemetry.Record(strategy.Name, cost, phases.Elapsed, outcome, phases.BodyBytes);
+            telemetry.Record(choice.Name, cost, phases.Elapsed, outcome, phases.BodyBytes);
         }
     }
 
     /// <summary>A phase's duration for a log field: zero for a phase the request never reached.</summary>
     internal static double Milliseconds(TimeSpan? duration) => duration?.TotalMilliseconds ?? 0;
+
+    // The envelope strategies: read and parse the body, then sign the envelope on this thread.
+    private async Task<(Signature Signed, ProblemHttpResult? Problem)> SignEnvelopeAsync(
+        HttpRequest request, ISigningStrategy strategy, InFlightCharge charge, RequestPhases phases, CancellationToken cancellationToken)
+    {
+        var read = await _reader.ReadAsync(request, strategy, charge, phases, cancellationToken);
+        if (read.Envelope is not { } envelope)
+        {
+            return (default, read.Problem);
+        }
+
+        cancellationToken.ThrowIfCancellationRequested();
+        var signing = PhaseMark.Start();
+        try
+        {
+            var result = strategy.Sign(envelope);
+            return (new Signature(result.Signature, envelope.Widgets.Count, result.BytesSigned), null);
+        }
+        finally
+        {
+            phases.Sign = signing.Stop();
+        }
+    }
+
+    // transcode: the body is signed as it is read.
+    private async Task<(Signature Signed, ProblemHttpResult? Problem)> TranscodeAsync(
+        HttpRequest request, InFlightCharge charge, RequestPhases phases, CancellationToken cancellationToken)
+    {
+        var read = await _reader.TranscodeAsync(request, keys.Transcoder, charge, phases, cancellationToken);
+        return read.Result is { } result
+            ? (new Signature(result.Signature, result.WidgetCount, result.BytesSigned), null)
+            : (default, read.Problem);
+    }
 
     private ProblemHttpResult Rejected(ProblemHttpResult problem, string strategy, RequestPhases phases)
     {
@@ -111,4 +130,6 @@ public sealed class SignEndpoint(
 
         return problem;
     }
+
+    private readonly record struct Signature(string Value, int WidgetCount, long BytesSigned);
 }

@@ -1,6 +1,7 @@
 using System.Collections.Frozen;
 using System.Diagnostics.Metrics;
 using Microsoft.IO;
+using Signing.Http.Keys;
 using Signing.Http.Memory;
 using Signing.Http.Requests;
 using Signing.Http.Stats;
@@ -95,15 +96,15 @@ public sealed class SigningTelemetry
     private readonly Histogram<long> _requestBodySize;
 
     /// <summary>Creates the meter through <paramref name="meterFactory"/>, so it is scoped to, and disposed with, the host.</summary>
-    public SigningTelemetry(IMeterFactory meterFactory, SigningStrategies strategies, StreamPool pool, InFlightBudget budget)
+    public SigningTelemetry(IMeterFactory meterFactory, SigningKeyRing keys, StreamPool pool, InFlightBudget budget)
     {
         ArgumentNullException.ThrowIfNull(meterFactory);
-        ArgumentNullException.ThrowIfNull(strategies);
+        ArgumentNullException.ThrowIfNull(keys);
         ArgumentNullException.ThrowIfNull(pool);
         ArgumentNullException.ThrowIfNull(budget);
 
-        _totals = strategies.Names.ToFrozenDictionary(name => name, name => new StrategyTotals(name), StringComparer.Ordinal);
-        Strategies = strategies.Names.Select(name => _totals[name]).ToArray();
+        _totals = keys.StrategyNames.ToFrozenDictionary(name => name, name => new StrategyTotals(name), StringComparer.Ordinal);
+        Strategies = keys.StrategyNames.Select(name => _totals[name]).ToArray();
 
         var meter = meterFactory.Create(MeterName);
         _requestDuration = meter.CreateHistogram(
@@ -148,7 +149,7 @@ public sealed class SigningTelemetry
             "RecyclableMemoryStream events: blocks and buffers created or discarded, streams over capacity, disposed twice or never.");
     }
 
-    /// <summary>Each strategy's totals, in the order of <see cref="SigningStrategies.Names"/>.</summary>
+    /// <summary>Each strategy's totals, in the order of <see cref="SigningKeyRing.StrategyNames"/>.</summary>
     internal IReadOnlyList<StrategyTotals> Strategies { get; }
 
     /// <summary>Adds one finished request of <paramref name="strategy"/>, whose body was <paramref name="bodyBytes"/> long, to the totals and the meter.</summary>

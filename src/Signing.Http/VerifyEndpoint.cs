@@ -42,7 +42,7 @@ public sealed class VerifyEndpoint(
         ArgumentNullException.ThrowIfNull(request);
 
         var phases = new RequestPhases();
-        if (!EnvelopeRequestReader.TryChooseStrategy(request, keys.Active, out var strategy, out var problem))
+        if (!EnvelopeRequestReader.TryChooseStrategy(request, keys.Active, out var choice, out var problem))
         {
             return Rejected(problem, SignEndpoint.NoStrategy, phases);
         }
@@ -52,20 +52,38 @@ public sealed class VerifyEndpoint(
         var claimed = new byte[SignatureHeader.HmacBytes];
         if (header.Count != 1 || !SignatureHeader.TryDecode(header.ToString(), claimed))
         {
-            return Rejected(SignProblems.MalformedSignatureHeader(), strategy.Name, phases);
+            return Rejected(SignProblems.MalformedSignatureHeader(), choice.Name, phases);
         }
 
         using var charge = budget.Open();
-        var read = await _reader.ReadAsync(request, strategy, charge, phases, cancellationToken);
-        if (read.Envelope is not { } envelope)
+        VerifyMatch match;
+        int widgetCount;
+        if (choice.Strategy is { } strategy)
         {
-            return Rejected(read.Problem!, strategy.Name, phases);
-        }
+            var read = await _reader.ReadAsync(request, strategy, charge, phases, cancellationToken);
+            if (read.Envelope is not { } envelope)
+            {
+                return Rejected(read.Problem!, choice.Name, phases);
+            }
 
-        cancellationToken.ThrowIfCancellationRequested();
-        var signing = PhaseMark.Start();
-        var match = Match(envelope, strategy.Name, claimed);
-        phases.Sign = signing.Stop();
+            cancellationToken.ThrowIfCancellationRequested();
+            var signing = PhaseMark.Start();
+            match = Match(key => keys.Keys[key].Strategies[strategy.Name].Sign(envelope), claimed);
+            phases.Sign = signing.Stop();
+            widgetCount = envelope.Widgets.Count;
+        }
+        else
+        {
+            // The body can be read only once, so transcode signs it under every key in one pass.
+            var read = await _reader.TranscodeAsync(request, keys.EveryKeyTranscoder, charge, phases, cancellationToken);
+            if (read.Result is not { } result)
+            {
+                return Rejected(read.Problem!, choice.Name, phases);
+            }
+
+            match = Match(key => new SignResult(result.Signatures[key], result.BytesSigned), claimed);
+            widgetCount = result.WidgetCount;
+        }
 
         if (match.KeyId is not { } keyId)
         {
@@ -73,7 +91,7 @@ public sealed class VerifyEndpoint(
             {
                 var signMs = SignEndpoint.Milliseconds(phases.Sign?.Duration);
                 SigningLog.VerifyMismatch(
-                    logger, strategy.Name, keys.Keys.Count, envelope.Widgets.Count, phases.BodyBytes, match.BytesSigned,
+                    logger, choice.Name, keys.Keys.Count, widgetCount, phases.BodyBytes, match.BytesSigned,
                     signMs, phases.Elapsed.TotalMilliseconds);
             }
 
@@ -84,23 +102,23 @@ public sealed class VerifyEndpoint(
         {
             var signMs = SignEndpoint.Milliseconds(phases.Sign?.Duration);
             SigningLog.Verified(
-                logger, strategy.Name, keyId, match.KeysTried, keys.Keys.Count, envelope.Widgets.Count, phases.BodyBytes, match.BytesSigned,
+                logger, choice.Name, keyId, match.KeysTried, keys.Keys.Count, widgetCount, phases.BodyBytes, match.BytesSigned,
                 signMs, phases.Elapsed.TotalMilliseconds);
         }
 
-        return TypedResults.Ok(new VerifyResponse(keyId, strategy.Name, SignEndpoint.Algorithm, envelope.Widgets.Count, match.BytesSigned));
+        return TypedResults.Ok(new VerifyResponse(keyId, choice.Name, SignEndpoint.Algorithm, widgetCount, match.BytesSigned));
     }
 
-    // Signs with each key in turn, the active one first, and compares bytes in constant time: how long a comparison
-    // takes says nothing about how much of the claimed HMAC was right.
-    private VerifyMatch Match(WidgetEnvelope envelope, string strategyName, ReadOnlySpan<byte> claimed)
+    // Takes each key's signature in turn (signWith, by the key's place in the ring), the active key first, and
+    // compares bytes in constant time: how long a comparison takes says nothing about how much of the claimed HMAC was right.
+    private VerifyMatch Match(Func<int, SignResult> signWith, ReadOnlySpan<byte> claimed)
     {
         Span<byte> computed = stackalloc byte[SignatureHeader.HmacBytes];
 
         long bytesSigned = 0;
         for (var i = 0; i < keys.Keys.Count; i++)
         {
-            var result = keys.Keys[i].Strategies[strategyName].Sign(envelope);
+            var result = signWith(i);
             bytesSigned = result.BytesSigned;
             Convert.FromHexString(result.Signature, computed, out _, out _);
             if (CryptographicOperations.FixedTimeEquals(computed, claimed))

@@ -18,8 +18,6 @@ public sealed class AdmissionTests(SmallBudgetFactory factory) : IClassFixture<S
     // About 200 KB of canonical JSON: under the 256 KiB limit, and charged about 1.2 MiB with recyclable.
     private static readonly byte[] Body = Bodies.Canonical(widgetCount: 550, seed: 21);
 
-    private InFlightBudget Budget => factory.Services.GetRequiredService<InFlightBudget>();
-
     [Fact]
     public async Task A_full_budget_refuses_at_once_with_503_and_retry_after_and_the_held_requests_still_sign()
     {
@@ -30,9 +28,9 @@ public sealed class AdmissionTests(SmallBudgetFactory factory) : IClassFixture<S
         // Three uploads held part-way fill the budget past the point where a fourth fits.
         var held = Enumerable.Range(0, 3).Select(_ => new HeldBodyContent(Body, 64 * 1024)).ToArray();
         var heldResponses = held.Select(content => client.PostAsync("/api/sign?strategy=recyclable", content)).ToArray();
-        Assert.NotNull(await BoundedWait.UntilAsync(() => Budget.InUseBytes >= 3 * charge, Bound));
-        Assert.True(Budget.LimitBytes - Budget.InUseBytes < charge, $"{Budget.LimitBytes - Budget.InUseBytes} bytes left, a request needs {charge}");
-        var refusedBefore = Budget.Refused;
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes >= 3 * charge, Bound));
+        Assert.True(factory.Budget.LimitBytes - factory.Budget.InUseBytes < charge, $"{factory.Budget.LimitBytes - factory.Budget.InUseBytes} bytes left, a request needs {charge}");
+        var refusedBefore = factory.Budget.Refused;
 
         var burst = await Task.WhenAll(Enumerable.Range(0, 16).Select(_ => client.PostAsync("/api/sign?strategy=recyclable", Bodies.Json(Body))));
 
@@ -44,7 +42,7 @@ public sealed class AdmissionTests(SmallBudgetFactory factory) : IClassFixture<S
             response.Dispose();
         }
 
-        Assert.Equal(refusedBefore + 16, Budget.Refused);
+        Assert.Equal(refusedBefore + 16, factory.Budget.Refused);
         foreach (var content in held)
         {
             content.Release();
@@ -60,19 +58,21 @@ public sealed class AdmissionTests(SmallBudgetFactory factory) : IClassFixture<S
         await AssertEverythingReturnedAsync();
     }
 
-    [Fact]
-    public async Task A_chunked_body_is_refused_as_soon_as_it_grows_past_the_budget()
+    [Theory]
+    [InlineData("recyclable")]
+    [InlineData("transcode")]
+    public async Task A_chunked_body_is_refused_as_soon_as_it_grows_past_the_budget(string strategy)
     {
         using var client = factory.CreateStreamingClient();
         var charge = RequestMemory.For(factory.Strategies["recyclable"], Body.Length, factory.Pool.Options.BlockSize);
         var held = Enumerable.Range(0, 3).Select(_ => new HeldBodyContent(Body, 64 * 1024)).ToArray();
         var heldResponses = held.Select(content => client.PostAsync("/api/sign?strategy=recyclable", content)).ToArray();
-        Assert.NotNull(await BoundedWait.UntilAsync(() => Budget.InUseBytes >= 3 * charge, Bound));
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes >= 3 * charge, Bound));
 
         // No Content-Length: admitted for what it holds at first, refused once what arrived no longer fits.
         var chunked = new HeldBodyContent(Body, Body.Length, declareLength: false);
         chunked.Release();
-        using var response = await client.PostAsync("/api/sign?strategy=recyclable", chunked);
+        using var response = await client.PostAsync("/api/sign?strategy=" + strategy, chunked);
 
         await ProblemResponse.AssertAsync(response, HttpStatusCode.ServiceUnavailable);
         Assert.Equal(TimeSpan.FromSeconds(1), response.Headers.RetryAfter?.Delta);
@@ -96,7 +96,7 @@ public sealed class AdmissionTests(SmallBudgetFactory factory) : IClassFixture<S
         using var client = factory.CreateStreamingClient();
         var statuses = new List<HttpStatusCode>();
 
-        foreach (var strategy in factory.Strategies.Names)
+        foreach (var strategy in factory.StrategyNames)
         {
             var burst = await Task.WhenAll(Enumerable.Range(0, 12).Select(_ => client.PostAsync("/api/sign?strategy=" + strategy, Bodies.Json(Body))));
             foreach (var response in burst)
@@ -130,17 +130,17 @@ public sealed class AdmissionTests(SmallBudgetFactory factory) : IClassFixture<S
         var report = await health.Content.ReadFromJsonAsync<System.Text.Json.JsonElement>();
         Assert.Equal("Healthy", report.GetProperty("status").GetString());
         var data = report.GetProperty("checks").GetProperty(InFlightBudgetHealthCheck.Name).GetProperty("data");
-        Assert.Equal(SmallBudgetFactory.Budget, data.GetProperty("limitBytes").GetInt64());
+        Assert.Equal(SmallBudgetFactory.BudgetBytes, data.GetProperty("limitBytes").GetInt64());
 
         var stats = await client.GetFromJsonAsync<Signing.Http.Stats.ServiceStats>("/api/stats");
-        Assert.Equal(SmallBudgetFactory.Budget, stats!.InFlight.LimitBytes);
-        Assert.Equal(Budget.Refused, stats.InFlight.Refused);
-        Assert.Equal(Budget.Refused, stats.Strategies.Sum(s => s.Refused));
+        Assert.Equal(SmallBudgetFactory.BudgetBytes, stats!.InFlight.LimitBytes);
+        Assert.Equal(factory.Budget.Refused, stats.InFlight.Refused);
+        Assert.Equal(factory.Budget.Refused, stats.Strategies.Sum(s => s.Refused));
     }
 
     private async Task AssertEverythingReturnedAsync()
     {
-        Assert.NotNull(await BoundedWait.UntilAsync(() => Budget.InUseBytes == 0 && factory.Pool.InUseBytes == 0, Bound));
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes == 0 && factory.Pool.InUseBytes == 0, Bound));
         using var client = factory.CreateClient();
         await ServerHealth.AssertStillSigningAsync(client, factory);
     }

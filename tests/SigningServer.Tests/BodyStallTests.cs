@@ -10,15 +10,18 @@ namespace SigningServer.Tests;
 public sealed class BodyStallTests(KestrelStallFactory factory) : IClassFixture<KestrelStallFactory>
 {
     [Theory]
-    [InlineData(50_000, 100_000)]
-    [InlineData(4 * 1024 * 1024, 8 * 1024 * 1024)]
-    public async Task A_body_that_goes_silent_is_cut_off_with_408_in_time(int sent, int declared)
+    [InlineData(50_000, 100_000, "recyclable")]
+    [InlineData(4 * 1024 * 1024, 8 * 1024 * 1024, "recyclable")]
+    [InlineData(50_000, 100_000, "transcode")]
+    [InlineData(4 * 1024 * 1024, 8 * 1024 * 1024, "transcode")]
+    public async Task A_body_that_goes_silent_is_cut_off_with_408_in_time(int sent, int declared, string strategy)
     {
         using var client = factory.CreateStreamingClient();
         using var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!);
         var body = Bodies.Padded(declared);
 
-        await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, "/api/sign", $"Content-Length: {declared.ToString(CultureInfo.InvariantCulture)}\r\n"));
+        await connection.SendAsync(RawHttpConnection.PostHead(
+            client.BaseAddress!, "/api/sign?strategy=" + strategy, $"Content-Length: {declared.ToString(CultureInfo.InvariantCulture)}\r\n"));
         await connection.SendAsync(body.AsMemory(0, sent));
         var silent = Stopwatch.StartNew();
         var answer = await connection.ReadToEndAsync(TimeSpan.FromSeconds(15));
@@ -26,7 +29,7 @@ public sealed class BodyStallTests(KestrelStallFactory factory) : IClassFixture<
         Assert.StartsWith("HTTP/1.1 408", answer, StringComparison.Ordinal);
         Assert.Contains("Body stalled", answer, StringComparison.Ordinal);
         Assert.InRange(silent.Elapsed, KestrelStallFactory.StallTimeout * 0.8, TimeSpan.FromSeconds(6));
-        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Pool.InUseBytes == 0, TimeSpan.FromSeconds(5)));
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Pool.InUseBytes == 0 && factory.Budget.InUseBytes == 0, TimeSpan.FromSeconds(5)));
         await ServerHealth.AssertStillSigningAsync(client, factory);
     }
 

@@ -92,7 +92,7 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
     public async Task Client_gone_after_sending_and_before_reading_costs_nothing(int delayMilliseconds, bool reset)
     {
         using var client = factory.CreateClient();
-        foreach (var strategy in factory.Strategies.Names)
+        foreach (var strategy in factory.StrategyNames)
         {
             var because = $"{strategy}, {(reset ? "reset" : "closed")} {delayMilliseconds} ms after sending";
             var before = await StrategyCounts.ReadAsync(client, strategy);
@@ -104,7 +104,7 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
                 await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, $"/api/sign?strategy={strategy}", headers));
 
                 // Once the endpoint is reading, the request is the endpoint's to finish, whatever the client does.
-                var reading = await BoundedWait.UntilAsync(() => factory.Pool.InUseBytes > 0, Bound);
+                var reading = await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes > 0, Bound);
                 Assert.True(reading is not null, $"{because}: the endpoint never started reading the body.");
                 await connection.SendAsync(Envelope);
                 await Task.Delay(delayMilliseconds);
@@ -118,7 +118,7 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
 
             // The outcome may be a 200 whose answer nobody reads, or a read cut short; either way it ends and is counted.
             var ended = await BoundedWait.UntilAsync(
-                async () => factory.Pool.InUseBytes == 0 && (await StrategyCounts.ReadAsync(client, strategy)).Requests > before.Requests,
+                async () => factory.Pool.InUseBytes == 0 && factory.Budget.InUseBytes == 0 && (await StrategyCounts.ReadAsync(client, strategy)).Requests > before.Requests,
                 Bound);
             Assert.True(ended is not null, $"{because}: the request had not ended after {Bound}; {factory.Pool.InUseBytes} bytes of blocks in use");
             factory.AssertNoServerFaultSince(mark, because);

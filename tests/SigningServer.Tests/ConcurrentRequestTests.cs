@@ -16,7 +16,7 @@ public sealed class ConcurrentRequestTests(SigningServerFactory testServer, Kest
     public async Task Sixty_four_concurrent_requests_across_strategies_all_sign_correctly()
     {
         using var client = testServer.CreateClient();
-        var names = testServer.Strategies.Names;
+        var names = testServer.StrategyNames;
 
         // Up to ~100 KB per body, past the pool's first 64 KiB buffer, so buffers grow while others are rented.
         await AssertAllSignCorrectlyAsync(client, names, i => Bodies.Canonical(widgetCount: 1 + (i * 37 % 280), seed: i));
@@ -28,7 +28,7 @@ public sealed class ConcurrentRequestTests(SigningServerFactory testServer, Kest
     public async Task Sixty_four_concurrent_requests_over_kestrel_all_sign_correctly()
     {
         using var client = kestrel.CreateClient();
-        var names = kestrel.Strategies.Names;
+        var names = kestrel.StrategyNames;
 
         await AssertAllSignCorrectlyAsync(client, names, i => Bodies.Canonical(widgetCount: i % 8, seed: 1000 + i, GeneratedText.Awkward));
 

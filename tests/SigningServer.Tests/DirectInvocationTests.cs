@@ -6,6 +6,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Signing;
 using Signing.Http;
+using Signing.Http.Keys;
 using Signing.Http.Memory;
 
 namespace SigningServer.Tests;
@@ -56,7 +57,7 @@ public sealed class DirectInvocationTests
         Assert.Equal(StatusCodes.Status400BadRequest, status);
         Assert.StartsWith(ProblemResponse.MediaType, contentType, StringComparison.Ordinal);
         Assert.Equal(
-            services.GetRequiredService<SigningStrategies>().Names,
+            services.GetRequiredService<SigningKeyRing>().StrategyNames,
             json.GetProperty("validStrategies").EnumerateArray().Select(e => e.GetString()!).ToArray());
     }
 

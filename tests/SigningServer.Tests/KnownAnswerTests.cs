@@ -15,7 +15,7 @@ public sealed class KnownAnswerTests(SigningServerFactory factory) : IClassFixtu
     {
         using var client = factory.CreateClient();
 
-        foreach (var strategy in factory.Strategies.Names)
+        foreach (var strategy in factory.StrategyNames)
         {
             using var response = await client.PostAsync("/api/sign?strategy=" + strategy, Bodies.Json("{ \"widgets\" : [ ] }"));
 

@@ -79,7 +79,7 @@ public sealed class NegotiationTests(SigningServerFactory factory) : IClassFixtu
         using var client = factory.CreateClient();
         var body = Bodies.Canonical(300, 3);
 
-        foreach (var strategy in factory.Strategies.Names)
+        foreach (var strategy in factory.StrategyNames)
         {
             using var response = await client.PostAsync("/api/sign?strategy=" + strategy, Compressed(body, coding));
 

@@ -9,7 +9,7 @@ namespace SigningServer.Tests;
 public sealed class SignCostHeaderTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>
 {
     [Fact]
-    public async Task Every_strategy_reports_read_parse_and_sign_timings_and_allocations()
+    public async Task Every_envelope_strategy_reports_read_parse_and_sign_timings_and_allocations()
     {
         using var client = factory.CreateClient();
         var body = Bodies.Canonical(widgetCount: 20, seed: 8);
@@ -24,6 +24,20 @@ public sealed class SignCostHeaderTests(SigningServerFactory factory) : IClassFi
             Assert.True(CostHeaders.Bytes(response, SignCostHeaders.ParseAllocatedBytes) > 0);
             Assert.NotNull(CostHeaders.Bytes(response, SignCostHeaders.SignAllocatedBytes));
         }
+    }
+
+    [Fact]
+    public async Task Transcode_reports_one_read_phase_and_no_allocation_it_could_not_measure()
+    {
+        using var client = factory.CreateClient();
+
+        using var response = await client.PostAsync("/api/sign?strategy=transcode", Bodies.Json(Bodies.Canonical(widgetCount: 20, seed: 8)));
+
+        // Reading and signing are one awaited phase, and a thread's allocation count means nothing across awaits.
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(["read"], CostHeaders.Timings(response).Select(t => t.Name));
+        Assert.Null(CostHeaders.Bytes(response, SignCostHeaders.ParseAllocatedBytes));
+        Assert.Null(CostHeaders.Bytes(response, SignCostHeaders.SignAllocatedBytes));
     }
 
     [Fact]

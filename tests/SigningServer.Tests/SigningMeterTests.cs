@@ -18,7 +18,7 @@ public sealed class SigningMeterTests(SigningServerFactory factory) : IClassFixt
     {
         using var client = factory.CreateClient();
         using var recorder = new Recorder(factory.Services.GetRequiredService<IMeterFactory>());
-        var strategy = factory.Strategies.Names[0];
+        var strategy = factory.StrategyNames[0];
 
         using var response = await client.PostAsync("/api/sign?strategy=" + strategy, Bodies.Json(Bodies.Canonical(widgetCount: 7, seed: 3)));
 

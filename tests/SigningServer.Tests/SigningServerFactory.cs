@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Signing;
+using Signing.Http.Keys;
 using Signing.Http.Memory;
 
 namespace SigningServer.Tests;
@@ -35,8 +36,14 @@ public class SigningServerFactory : WebApplicationFactory<Program>
     /// <summary>The host's stream pool, to check that every block went back.</summary>
     public StreamPool Pool => Services.GetRequiredService<StreamPool>();
 
-    /// <summary>The host's strategies, so tests cover every name the server really offers.</summary>
+    /// <summary>The host's in-flight budget, charged from the moment a request starts reading its body until it ends.</summary>
+    public InFlightBudget Budget => Services.GetRequiredService<InFlightBudget>();
+
+    /// <summary>The host's envelope strategies, for what only they have (such as the memory they are charged).</summary>
     public SigningStrategies Strategies => Services.GetRequiredService<SigningStrategies>();
+
+    /// <summary>Every strategy name the server offers, transcode included, so tests cover every one.</summary>
+    public IReadOnlyList<string> StrategyNames => Services.GetRequiredService<SigningKeyRing>().StrategyNames;
 
     /// <summary>
     /// A client that sends request content as it is, without the redirect handler that buffers every request body (and

@@ -12,7 +12,7 @@ public sealed class SmallBudgetFactory : SigningServerFactory
     public const int BodyLimit = 256 * 1024;
 
     /// <summary>The in-flight budget.</summary>
-    public const long Budget = 4L * 1024 * 1024;
+    public const long BudgetBytes = 4L * 1024 * 1024;
 
     /// <summary>Creates the factory; the host starts on first use.</summary>
     public SmallBudgetFactory()
@@ -20,7 +20,7 @@ public sealed class SmallBudgetFactory : SigningServerFactory
         {
             ["Signing:Key"] = TestKey.Base64,
             ["Signing:MaxRequestBodyBytes"] = BodyLimit.ToString(CultureInfo.InvariantCulture),
-            ["Signing:MaxInFlightBytes"] = Budget.ToString(CultureInfo.InvariantCulture),
+            ["Signing:MaxInFlightBytes"] = BudgetBytes.ToString(CultureInfo.InvariantCulture),
         })
     {
     }

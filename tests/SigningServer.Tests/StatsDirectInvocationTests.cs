@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Signing;
 using Signing.Http;
+using Signing.Http.Keys;
 
 namespace SigningServer.Tests;
 
@@ -32,7 +33,7 @@ public sealed class StatsDirectInvocationTests
         Assert.Equal("no-store", context.Response.Headers.CacheControl.ToString());
         using var document = JsonDocument.Parse(responseBody.ToArray());
         Assert.Equal(
-            services.GetRequiredService<SigningStrategies>().Names,
+            services.GetRequiredService<SigningKeyRing>().StrategyNames,
             document.RootElement.GetProperty("strategies").EnumerateArray().Select(s => s.GetProperty("name").GetString()!));
         Assert.All(document.RootElement.GetProperty("strategies").EnumerateArray(), s => Assert.Equal(0, s.GetProperty("requests").GetInt64()));
     }

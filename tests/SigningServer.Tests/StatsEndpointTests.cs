@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
+using Signing.Http.Memory;
 using Signing.Http.Requests;
 using Signing.Http.Stats;
 
@@ -64,7 +65,7 @@ public sealed class StatsEndpointTests(SigningServerFactory factory) : IClassFix
         Assert.Equal(factory.Pool.Options.BlockSize, stats.StreamPool.BlockSize);
         Assert.Equal(0, stats.StreamPool.StreamsDoubleDisposed);
         Assert.Equal(0, stats.StreamPool.StreamsFinalized);
-        Assert.Equal(factory.Strategies.Names, stats.Strategies.Select(s => s.Name));
+        Assert.Equal(factory.StrategyNames, stats.Strategies.Select(s => s.Name));
         Assert.InRange(stats.Timestamp, DateTimeOffset.UtcNow.AddMinutes(-1), DateTimeOffset.UtcNow.AddMinutes(1));
         Assert.Equal(factory.Services.GetRequiredService<InstanceStats>(), stats.Instance);
         Assert.Equal(Environment.ProcessId, stats.Instance.ProcessId);

@@ -17,8 +17,8 @@ public sealed class StrategyHappyPathTests(SigningServerFactory factory) : IClas
         var body = Bodies.Canonical(widgetCount: 5, seed: 7);
         var expected = TestKey.SignatureOf(body);
 
-        Assert.NotEmpty(factory.Strategies.Names);
-        foreach (var name in factory.Strategies.Names)
+        Assert.NotEmpty(factory.StrategyNames);
+        foreach (var name in factory.StrategyNames)
         {
             var signed = await SignAsync(client, body, "?strategy=" + name);
 
@@ -39,7 +39,7 @@ public sealed class StrategyHappyPathTests(SigningServerFactory factory) : IClas
         var body = Bodies.Canonical(widgetCount: 20, seed: 11, GeneratedText.Awkward);
 
         var signatures = new HashSet<string>(StringComparer.Ordinal);
-        foreach (var name in factory.Strategies.Names)
+        foreach (var name in factory.StrategyNames)
         {
             signatures.Add((await SignAsync(client, body, "?strategy=" + name)).Signature);
         }
@@ -53,7 +53,7 @@ public sealed class StrategyHappyPathTests(SigningServerFactory factory) : IClas
     [InlineData("Recyclable", "recyclable")]
     public async Task Strategy_names_ignore_case_and_the_response_gives_the_canonical_name(string requested, string canonical)
     {
-        Assert.Contains(canonical, factory.Strategies.Names);
+        Assert.Contains(canonical, factory.StrategyNames);
         using var client = factory.CreateClient();
         var body = Bodies.Canonical(widgetCount: 1, seed: 3);
 

@@ -20,8 +20,8 @@ public sealed class UnknownStrategyTests(SigningServerFactory factory) : IClassF
 
         var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
         var valid = problem.GetProperty("validStrategies").EnumerateArray().Select(e => e.GetString()!).ToArray();
-        Assert.Equal(factory.Strategies.Names, valid);
-        foreach (var name in factory.Strategies.Names)
+        Assert.Equal(factory.StrategyNames, valid);
+        foreach (var name in factory.StrategyNames)
         {
             Assert.Contains(name, ProblemResponse.Detail(problem), StringComparison.Ordinal);
         }

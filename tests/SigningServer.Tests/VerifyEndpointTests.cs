@@ -26,7 +26,7 @@ public sealed class VerifyEndpointTests(SigningServerFactory factory) : IClassFi
     {
         using var client = factory.CreateClient();
 
-        foreach (var strategy in factory.Strategies.Names)
+        foreach (var strategy in factory.StrategyNames)
         {
             using var response = await VerifyRequests.VerifyAsync(client, EmptyEnvelope, "?strategy=" + strategy, VerifyRequests.Header(EmptyEnvelopeSignature));
 

@@ -1,4 +1,5 @@
 using Microsoft.IO;
+using Signing.Transcoding;
 
 namespace Signing.Http.Keys;
 
@@ -28,13 +29,15 @@ public sealed class SigningKeyRing
 
         ActiveKeyId = activeKeyId;
         Active = SigningStrategies.CreateBuiltIn(activeKey, streams);
+        var others = keys.Where(k => k.Key != activeKeyId).OrderBy(k => k.Key, StringComparer.Ordinal).ToList();
         Keys =
         [
             new KeyedStrategies(activeKeyId, Active),
-            .. keys.Where(k => k.Key != activeKeyId)
-                .OrderBy(k => k.Key, StringComparer.Ordinal)
-                .Select(k => new KeyedStrategies(k.Key, SigningStrategies.CreateBuiltIn(k.Value, streams))),
+            .. others.Select(k => new KeyedStrategies(k.Key, SigningStrategies.CreateBuiltIn(k.Value, streams))),
         ];
+        Transcoder = new TranscodingSigner(activeKey);
+        EveryKeyTranscoder = new TranscodingSigner([activeKey, .. others.Select(k => k.Value)]);
+        StrategyNames = [.. Active.Names, TranscodingSigner.StrategyName];
     }
 
     /// <summary>The id of the key that signs, which every sign response reports.</summary>
@@ -45,6 +48,18 @@ public sealed class SigningKeyRing
 
     /// <summary>Every key's strategies, the active key first (the likeliest match), then the others by id.</summary>
     public IReadOnlyList<KeyedStrategies> Keys { get; }
+
+    /// <summary><c>transcode</c> with the active key, for sign.</summary>
+    public TranscodingSigner Transcoder { get; }
+
+    /// <summary>
+    /// <c>transcode</c> with every key, in the order of <see cref="Keys"/>, for verify: a body can be read only once, so
+    /// it is signed under every key in one pass.
+    /// </summary>
+    public TranscodingSigner EveryKeyTranscoder { get; }
+
+    /// <summary>Every strategy a request can name: the envelope strategies, then <c>transcode</c>.</summary>
+    public IReadOnlyList<string> StrategyNames { get; }
 
     /// <summary>Builds the ring from options that <see cref="SigningOptionsValidator"/> has passed.</summary>
     internal static SigningKeyRing FromOptions(SigningOptions options, RecyclableMemoryStreamManager streams)

@@ -25,6 +25,17 @@ public static class RequestMemory
     /// </summary>
     public static long FixedBytes(int blockSize) => 2L * blockSize + 32 * 1024;
 
+    /// <summary>
+    /// What <c>transcode</c> can hold per body byte, at worst: nothing grows with an ordinary body, but the tokenizer
+    /// needs a whole token in its buffer, and one token can be as long as the body; a member that arrives out of order
+    /// is also copied aside until its widget ends.
+    /// </summary>
+    public const double TranscodeBytesPerBodyByte = 2.0;
+
+    /// <summary>The charge for a body of <paramref name="bodyBytes"/> signed with <c>transcode</c>.</summary>
+    public static long ForTranscode(long bodyBytes, int blockSize) =>
+        FixedBytes(blockSize) + (long)Math.Ceiling(bodyBytes * TranscodeBytesPerBodyByte);
+
     /// <summary>The charge for a body of <paramref name="bodyBytes"/> signed with <paramref name="strategy"/>.</summary>
     public static long For(ISigningStrategy strategy, long bodyBytes, int blockSize)
     {

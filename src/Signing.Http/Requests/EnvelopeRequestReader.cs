@@ -1,11 +1,13 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
+using System.IO.Pipelines;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.RequestDecompression;
 using Microsoft.Extensions.Options;
 using Microsoft.IO;
 using Signing.Http.Memory;
+using Signing.Transcoding;
 
 namespace Signing.Http.Requests;
 
@@ -22,17 +24,23 @@ internal sealed class EnvelopeRequestReader(
     /// </summary>
     public const int RetryAfterSeconds = 1;
 
+    // The tag of the streams bodies are drained into, as the pool's events report it.
+    private const string BodyStreamTag = "body";
+
+    // Reads stay the size the transport likes, whatever the block size.
+    private const int ReadSize = 16 * 1024;
+
     /// <summary>
-    /// Finds the strategy named by <c>?strategy=</c> (default <see cref="SigningStrategies.DefaultName"/>) in
-    /// <paramref name="strategies"/>, or says why the request names none.
+    /// Finds the strategy named by <c>?strategy=</c> (default <see cref="SigningStrategies.DefaultName"/>) among
+    /// <paramref name="strategies"/> and <c>transcode</c>, or says why the request names none.
     /// </summary>
     public static bool TryChooseStrategy(
         HttpRequest request,
         SigningStrategies strategies,
-        [NotNullWhen(true)] out ISigningStrategy? strategy,
+        out StrategyChoice choice,
         [NotNullWhen(false)] out ProblemHttpResult? problem)
     {
-        strategy = null;
+        choice = default;
         problem = null;
         var requested = request.Query["strategy"];
         if (requested.Count > 1)
@@ -43,13 +51,20 @@ internal sealed class EnvelopeRequestReader(
 
         // Only a request that names no strategy gets the default; an empty name is a name, and unknown.
         var name = requested.Count == 0 ? SigningStrategies.DefaultName : requested.ToString();
-        if (!strategies.TryGet(name, out strategy))
+        if (strategies.TryGet(name, out var strategy))
         {
-            problem = SignProblems.UnknownStrategy(name, strategies.Names);
-            return false;
+            choice = new StrategyChoice(strategy.Name, strategy);
+            return true;
         }
 
-        return true;
+        if (name.Equals(TranscodingSigner.StrategyName, StringComparison.OrdinalIgnoreCase))
+        {
+            choice = new StrategyChoice(TranscodingSigner.StrategyName, null);
+            return true;
+        }
+
+        problem = SignProblems.UnknownStrategy(name, [.. strategies.Names, TranscodingSigner.StrategyName]);
+        return false;
     }
 
     /// <summary>
@@ -62,35 +77,21 @@ internal sealed class EnvelopeRequestReader(
     public async Task<EnvelopeRead> ReadAsync(
         HttpRequest request, ISigningStrategy strategy, InFlightCharge charge, RequestPhases phases, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(strategy);
-        ArgumentNullException.ThrowIfNull(charge);
-        ArgumentNullException.ThrowIfNull(phases);
-        if (!BodyNegotiation.TryOpen(request, decompression, out var stream, out var declaredBytes, out var problem))
+        var blockSize = options.Value.RecyclableMemoryStream.BlockSize;
+        var problem = Open(request, charge, bytes => RequestMemory.For(strategy, bytes, blockSize), cancellationToken, out var body);
+        if (problem is not null)
         {
             return new EnvelopeRead(null, problem);
         }
 
-        var signing = options.Value;
-        var blockSize = signing.RecyclableMemoryStream.BlockSize;
         try
         {
-            if (declaredBytes > signing.MaxRequestBodyBytes)
-            {
-                throw new BadHttpRequestException($"The body is larger than the limit of {signing.MaxRequestBodyBytes} bytes.", StatusCodes.Status413PayloadTooLarge);
-            }
-
-            if (!charge.TryRaiseTo(RequestMemory.For(strategy, declaredBytes ?? 0, blockSize)))
-            {
-                return new EnvelopeRead(null, Overloaded(request));
-            }
-
-            using var body = await RequestBodyReader.ReadAsync(
-                stream, streams, signing.MaxRequestBodyBytes, signing.BodyStallTimeout,
-                bytes => charge.TryRaiseTo(RequestMemory.For(strategy, bytes, blockSize)), cancellationToken);
+            using var buffer = streams.GetStream(BodyStreamTag);
+            await body.CopyToAsync(buffer, ReadSize, cancellationToken);
             phases.Read = phases.Elapsed;
-            phases.BodyBytes = body.Length;
-            if (body.Length == 0)
+            phases.BodyBytes = buffer.Length;
+            if (buffer.Length == 0)
             {
                 return new EnvelopeRead(null, SignProblems.EmptyBody());
             }
@@ -98,36 +99,62 @@ internal sealed class EnvelopeRequestReader(
             var parsing = PhaseMark.Start();
             try
             {
-                return new EnvelopeRead(EnvelopeParser.Parse(body), null);
+                return new EnvelopeRead(EnvelopeParser.Parse(buffer), null);
             }
             finally
             {
                 phases.Parse = parsing.Stop();
             }
         }
-        catch (BadHttpRequestException e)
+        catch (Exception e) when (IsTheClients(e))
         {
-            if (e.InnerException is IOException)
-            {
-                // The transport failed under the read (RequestBodyReader): the client is gone. Abort rather than let
-                // Kestrel try to drain a body whose reader is broken, which it would log as an error.
-                request.HttpContext.Abort();
-            }
-            else if (e.StatusCode == StatusCodes.Status408RequestTimeout)
-            {
-                // A client that went silent will not finish its body; waiting to drain it would hold the connection.
-                request.HttpContext.Response.Headers.Connection = "close";
-            }
+            return new EnvelopeRead(null, AsProblem(request, e));
+        }
+        finally
+        {
+            await body.DisposeAsync();
+        }
+    }
 
-            return new EnvelopeRead(null, SignProblems.BadRequest(e));
-        }
-        catch (InFlightBudgetExceededException)
+    /// <summary>
+    /// The <c>transcode</c> path: the same negotiation, limits and admission as <see cref="ReadAsync"/>, but the body
+    /// is signed by <paramref name="signer"/> as it arrives, token by token, and never held. Reading and signing are
+    /// one phase here, recorded as the read.
+    /// </summary>
+    public async Task<TranscodeRead> TranscodeAsync(
+        HttpRequest request, TranscodingSigner signer, InFlightCharge charge, RequestPhases phases, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(signer);
+        var blockSize = options.Value.RecyclableMemoryStream.BlockSize;
+        var problem = Open(request, charge, bytes => RequestMemory.ForTranscode(bytes, blockSize), cancellationToken, out var body);
+        if (problem is not null)
         {
-            return new EnvelopeRead(null, Overloaded(request));
+            return new TranscodeRead(null, problem);
         }
-        catch (EnvelopeFormatException e)
+
+        try
         {
-            return new EnvelopeRead(null, SignProblems.InvalidEnvelope(e));
+            var reader = PipeReader.Create(body, new StreamPipeReaderOptions(bufferSize: ReadSize, leaveOpen: true));
+            try
+            {
+                var result = await signer.SignAsync(reader, cancellationToken);
+                phases.Read = phases.Elapsed;
+                phases.BodyBytes = result.BodyBytes;
+                return result.IsEmptyBody ? new TranscodeRead(null, SignProblems.EmptyBody()) : new TranscodeRead(result, null);
+            }
+            finally
+            {
+                await reader.CompleteAsync();
+            }
+        }
+        catch (Exception e) when (IsTheClients(e))
+        {
+            phases.BodyBytes = body.BytesRead;
+            return new TranscodeRead(null, AsProblem(request, e));
+        }
+        finally
+        {
+            await body.DisposeAsync();
         }
     }
 
@@ -135,5 +162,67 @@ internal sealed class EnvelopeRequestReader(
     {
         request.HttpContext.Response.Headers.RetryAfter = RetryAfterSeconds.ToString(CultureInfo.InvariantCulture);
         return SignProblems.Overloaded(RetryAfterSeconds);
+    }
+
+    // What both paths do before a byte is read: negotiate, refuse a declared size past the limit, charge what the
+    // request will hold for its declared size (or for nothing yet), and guard the body as it is read. A problem, or
+    // null and the body to read.
+    private ProblemHttpResult? Open(
+        HttpRequest request, InFlightCharge charge, Func<long, long> chargeFor, CancellationToken cancellationToken, out GuardedBodyStream body)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        ArgumentNullException.ThrowIfNull(charge);
+        body = null!;
+        if (!BodyNegotiation.TryOpen(request, decompression, out var stream, out var declaredBytes, out var problem))
+        {
+            return problem;
+        }
+
+        var signing = options.Value;
+        if (declaredBytes > signing.MaxRequestBodyBytes)
+        {
+            return SignProblems.BadRequest(new BadHttpRequestException(
+                $"The body is larger than the limit of {signing.MaxRequestBodyBytes} bytes.", StatusCodes.Status413PayloadTooLarge));
+        }
+
+        if (!charge.TryRaiseTo(chargeFor(declaredBytes ?? 0)))
+        {
+            return Overloaded(request);
+        }
+
+        body = new GuardedBodyStream(
+            stream, signing.MaxRequestBodyBytes, signing.BodyStallTimeout, bytes => charge.TryRaiseTo(chargeFor(bytes)), cancellationToken);
+        return null;
+    }
+
+    // The failures a request's body can end in that are the client's or the budget's; anything else (a fault of the
+    // server, or cancellation) escapes.
+    private static bool IsTheClients(Exception exception) =>
+        exception is BadHttpRequestException or InFlightBudgetExceededException or EnvelopeFormatException;
+
+    // One of those failures as the problem to answer with.
+    private static ProblemHttpResult AsProblem(HttpRequest request, Exception exception)
+    {
+        switch (exception)
+        {
+            case BadHttpRequestException e:
+                if (e.InnerException is IOException)
+                {
+                    // The transport failed under the read: the client is gone. Abort rather than let Kestrel try to
+                    // drain a body whose reader is broken, which it would log as an error.
+                    request.HttpContext.Abort();
+                }
+                else if (e.StatusCode == StatusCodes.Status408RequestTimeout)
+                {
+                    // A client that went silent will not finish its body; waiting to drain it would hold the connection.
+                    request.HttpContext.Response.Headers.Connection = "close";
+                }
+
+                return SignProblems.BadRequest(e);
+            case InFlightBudgetExceededException:
+                return Overloaded(request);
+            default:
+                return SignProblems.InvalidEnvelope((EnvelopeFormatException)exception);
+        }
     }
 }

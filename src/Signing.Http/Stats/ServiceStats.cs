@@ -1,4 +1,5 @@
 using Microsoft.IO;
+using Signing.Http.Keys;
 using Signing.Http.Memory;
 
 namespace Signing.Http.Stats;
@@ -13,7 +14,7 @@ namespace Signing.Http.Stats;
 /// <param name="Process">The process's memory and CPU time.</param>
 /// <param name="InFlight">The in-flight memory budget that admission control charges requests against.</param>
 /// <param name="StreamPool">The RecyclableMemoryStream pool behind request bodies and the recyclable strategies.</param>
-/// <param name="Strategies">Per-strategy totals, in the order of <see cref="SigningStrategies.Names"/>.</param>
+/// <param name="Strategies">Per-strategy totals, in the order of <see cref="SigningKeyRing.StrategyNames"/>.</param>
 /// <param name="Instance">The instance and process that took the snapshot: subtract only snapshots of the same one.</param>
 public sealed record ServiceStats(
     DateTimeOffset Timestamp,
