@@ -2,7 +2,8 @@
 # A load run that works on one machine with no k6: builds Release, generates each payload with the repo's generator,
 # and for every strategy in turn starts SigningServer on 127.0.0.1, warms it up, reads /api/stats, drives it with wrk
 # (a Debian package) for the same time at the same concurrency, reads /api/stats again and stops it. Then it prints
-# the per-strategy table the k6 script prints (loadtest/lib/strategy-table.js). See docs/load-test.md.
+# the per-strategy table the k6 script prints (loadtest/lib/strategy-table.js), and draws throughput, p99 latency and
+# gen 2 collections by strategy beside it as summary.svg (loadtest/local/chart.js). See docs/load-test.md.
 #
 #   loadtest/run-local.sh [--widgets "300 3000"] [--duration 30] [--warmup 10] [--connections 8]
 #                         [--strategies all|NAME,NAME] [--out artifacts/load-test]
@@ -25,7 +26,7 @@ strategies=all
 out=artifacts/load-test
 
 usage() {
-  sed -n '7,8p' "$0" | sed 's/^#//' >&2
+  sed -n '8,9p' "$0" | sed 's/^#//' >&2
   exit 2
 }
 
@@ -109,6 +110,6 @@ for count in $widgets; do
   title="wrk on loopback: $count widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, ${duration} s per strategy after ${warmup} s of warm-up, a fresh server each"
   echo
   node loadtest/local/report.js "$dir" "$title"
-  echo "Written to $dir/summary.md and summary.json"
+  echo "Written to $dir/summary.md and summary.json; the chart to $dir/summary.svg"
   echo
 done

@@ -25,13 +25,25 @@ public static class BenchmarkInputs
     /// The strategies under test, as the service builds them: one RecyclableMemoryStream pool with the service's
     /// default options, shared as it would be in a process.
     /// </summary>
-    public static SigningStrategies CreateStrategies() =>
-        SigningStrategies.CreateBuiltIn(new SigningKey(KeyBytes), new RecyclableMemoryStreamManager(StreamPoolSettings.DefaultOptions()));
+    public static SigningStrategies CreateStrategies() => CreateStrategies(CreateStreams());
+
+    /// <summary>
+    /// The strategies under test taking their streams from <paramref name="streams"/>, for a benchmark that also reads
+    /// bodies into that pool, as the service reads bodies and documents from its one pool.
+    /// </summary>
+    public static SigningStrategies CreateStrategies(RecyclableMemoryStreamManager streams) =>
+        SigningStrategies.CreateBuiltIn(CreateKey(), streams);
+
+    /// <summary>The service's pool: the library with the service's default options.</summary>
+    public static RecyclableMemoryStreamManager CreateStreams() => new(StreamPoolSettings.DefaultOptions());
+
+    /// <summary>The key every strategy signs with, for a signer built outside <see cref="CreateStrategies()"/>.</summary>
+    public static SigningKey CreateKey() => new(KeyBytes);
 
     /// <summary>Plain widgets, like the write-up's data.</summary>
     public static WidgetEnvelope CreateEnvelope(int widgetCount) => EnvelopeGenerator.Create(widgetCount, Seed, GeneratedText.Plain);
 
-    /// <summary>The canonical bytes of <paramref name="envelope"/>, for the HMAC-only floor.</summary>
+    /// <summary>The canonical bytes of <paramref name="envelope"/>: a request body, and what the HMAC-only floors hash.</summary>
     public static byte[] CanonicalBytes(WidgetEnvelope envelope) =>
         Encoding.UTF8.GetBytes(JsonConvert.SerializeObject(envelope, CanonicalJson.Settings));
 }

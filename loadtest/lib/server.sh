@@ -1,5 +1,6 @@
 # Shared by the local load scripts (sourced, not run): start and stop one SigningServer on a free loopback port and
-# read its /api/stats. Used by run-local.sh and soak.sh, so both start, measure and stop the server the same way.
+# read its /api/stats. Used by run-local.sh, soak.sh and memory.sh, so all three start, measure and stop the server
+# the same way.
 #
 # The sourcing script sets server_dir (the Release build's output directory) and installs
 #   trap stop_server EXIT
@@ -22,15 +23,18 @@ stop_server() {
   fi
 }
 
-# Starts SigningServer on a free loopback port with a key made for this run, writing its output to $1.
+# Starts SigningServer on a free loopback port with a key made for this run, writing its output to $1. Any further
+# arguments are NAME=VALUE pairs added to the server's environment after the defaults, so they override them (a fixed
+# Signing__Key, DOTNET_GCHeapHardLimit, Signing__MaxRequestBodyBytes).
 start_server() {
   local log=$1
+  shift
   local key
   key=$(head -c 32 /dev/urandom | base64)
   # exec keeps the subshell's process id, so server_pid is the server itself.
   # The per-request Information events (Signed, SignRejected) are off while measuring: a log line per request is the
   # logger's cost, not the strategy's, and docs/load-test.md was measured without them.
-  (cd "$server_dir" && exec env Signing__Key="$key" ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Signing.Http=Warning \
+  (cd "$server_dir" && exec env Signing__Key="$key" ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Signing.Http=Warning "$@" \
     dotnet SigningServer.dll --urls http://127.0.0.1:0) >"$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 300); do

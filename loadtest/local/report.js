@@ -1,12 +1,14 @@
 // @ts-check
 // Prints and writes the per-strategy table of a local wrk run (loadtest/run-local.sh), from the files that run left
 // in one directory: strategies.txt (the names, in order) and, for each name, NAME.before.json and NAME.after.json
-// (GET /api/stats around the measured run) and NAME.wrk.json (the line sign.lua printed).
+// (GET /api/stats around the measured run) and NAME.wrk.json (the line sign.lua printed). Beside the table
+// (summary.md, summary.json) it draws summary.svg: throughput, p99 latency and gen 2 collections by strategy.
 // Usage: node loadtest/local/report.js DIRECTORY TITLE
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeServer, markdownTable, row, sameProcess, serverDelta, serverDescription } from '../lib/strategy-table.js';
+import { strategyChart } from './chart.js';
 
 /**
  * What sign.lua's done() prints: wrk's own summary, latencies in microseconds.
@@ -50,10 +52,12 @@ const rows = strategies.map((strategy) => {
   }, sameProcess(before, after) ? serverDelta(before, after, strategy) : null);
 });
 
-const heading = last ? `${title}; ${describeServer(serverDescription(last))}` : title;
+const server = last ? describeServer(serverDescription(last)) : 'server settings unknown';
+const heading = last ? `${title}; ${server}` : title;
 const table = markdownTable(heading, rows);
 writeFileSync(join(directory, 'summary.md'), table);
 writeFileSync(join(directory, 'summary.json'), JSON.stringify({ title: heading, rows }, null, 2));
+writeFileSync(join(directory, 'summary.svg'), strategyChart(title, server, rows));
 process.stdout.write(`${table}\n`);
 
 // A comparison is only fair between runs that served every request; the table is still written, to show why not.
