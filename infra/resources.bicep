@@ -26,10 +26,13 @@ param instanceMemoryMB int
 
 // HTTP concurrency per instance: 8 rather than the platform's default of 16 for a 2048 MB .NET app. With one vCPU and
 // CPU-bound requests, more than a handful in flight on one instance only queue for the CPU: they add latency, not
-// throughput, and past that point it is better for Flex to add an instance. Memory bounds it too: the 'string'
-// strategy holds the body, a UTF-16 copy of the document and its UTF-8 bytes at once, about four times the body; for
-// a 32 MiB body that is about 130 MiB, so 8 at once is about 1 GiB and leaves the host and worker room inside 2 GiB,
-// where 16 would not. At the 1 MB payload of the load test, 8 in flight still keep the CPU busy while bodies arrive.
+// throughput, and past that point it is better for Flex to add an instance. Memory is bounded by the app itself, not by
+// this number: every request is charged what it will hold (Signing:MaxInFlightBytes, src/Signing.Http/Memory) against
+// 40% of the memory the worker's runtime may use, less Kestrel's per-connection buffers, which leaves the Functions host
+// its share of the 2,048 MB. That budget holds 8 typical 1 MB requests many times over and two 32 MiB requests of the
+// costliest strategy ('string', charged about 8.5 times its body) at once; past it a request gets 503 with Retry-After,
+// never an out-of-memory failure. On Flex Consumption this setting, not host.json's extensions.http throttles, is what
+// bounds concurrency per instance, so host.json sets none.
 @description('Concurrent HTTP invocations per instance before the platform scales out.')
 @minValue(1)
 @maxValue(1000)

@@ -74,15 +74,17 @@ internal sealed class GuardedBodyStream : Stream
             _stall = CancellationTokenSource.CreateLinkedTokenSource(_requestAborted);
         }
 
-        // Readers pass the request's token, which the source already follows; any other is linked for this read.
-        using var linked = cancellationToken.CanBeCanceled && cancellationToken != _requestAborted
-            ? CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, _stall.Token)
-            : null;
+        // The source already follows the request's token; a reader's own token (a PipeReader passes one per read) is
+        // registered for this read instead of linked, since a registration reuses the source's callback slots where a
+        // linked source per read would allocate with every read of a large body.
+        using var registration = cancellationToken.CanBeCanceled && cancellationToken != _requestAborted
+            ? cancellationToken.UnsafeRegister(static stall => ((CancellationTokenSource)stall!).Cancel(), _stall)
+            : default;
         int read;
         try
         {
             _stall.CancelAfter(_stallTimeout);
-            read = await _body.ReadAsync(buffer, linked?.Token ?? _stall.Token);
+            read = await _body.ReadAsync(buffer, _stall.Token);
         }
         catch (OperationCanceledException) when (!_requestAborted.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
         {
