@@ -41,10 +41,7 @@ done
 # shellcheck source=lib/server.sh
 . loadtest/lib/server.sh
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
-dotnet build src/SigningServer/SigningServer.csproj -c Release -v quiet -nologo
-dotnet build src/Signing.Payload/Signing.Payload.csproj -c Release -v quiet -nologo
-server_dir=src/SigningServer/bin/Release/net10.0
-payload_dll=$PWD/src/Signing.Payload/bin/Release/net10.0/Signing.Payload.dll
+build_release
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 trap stop_server EXIT

@@ -1,13 +1,23 @@
 # Shared by the local load scripts (sourced, not run): start and stop one SigningServer on a free loopback port and
-# read its /api/stats. Used by run-local.sh, soak.sh and memory.sh, so all three start, measure and stop the server
-# the same way.
+# read its /api/stats. Used by run-local.sh, soak.sh, memory.sh and request-allocation.sh, so all of them build, start,
+# measure and stop the server
+# in the same way.
 #
-# The sourcing script sets server_dir (the Release build's output directory) and installs
+# The sourcing script calls build_release (which sets server_dir, the Release build's output directory) and installs
 #   trap stop_server EXIT
 # so the server it started is stopped however it ends. start_server sets server_pid and base_url.
 
 server_pid=
 base_url=
+
+# Builds SigningServer and the payload generator in Release, and sets server_dir (where start_server runs the server
+# from) and payload_dll (the generator, run with dotnet). Run from the repository's root.
+build_release() {
+  dotnet build src/SigningServer/SigningServer.csproj -c Release -v quiet -nologo
+  dotnet build src/Signing.Payload/Signing.Payload.csproj -c Release -v quiet -nologo
+  server_dir=src/SigningServer/bin/Release/net10.0
+  payload_dll=$PWD/src/Signing.Payload/bin/Release/net10.0/Signing.Payload.dll
+}
 
 # Stops the server started by start_server, politely and then not, within about 10 s.
 stop_server() {
