@@ -1,7 +1,6 @@
 # Shared by the local load scripts (sourced, not run): start and stop one SigningServer on a free loopback port and
-# read its /api/stats. Used by run-local.sh, soak.sh, memory.sh and request-allocation.sh, so all of them build, start,
-# measure and stop the server
-# in the same way.
+# read its /api/stats. Used by run-local.sh, soak.sh, memory.sh and request-allocation.sh, so all of them build,
+# start, measure and stop the server in the same way.
 #
 # The sourcing script calls build_release (which sets server_dir, the Release build's output directory) and installs
 #   trap stop_server EXIT
