@@ -19,8 +19,8 @@ namespace Signing.Benchmarks;
 [MemoryDiagnoser]
 public class RequestPathBenchmarks
 {
-    // What the server asks of the request body at a time (RequestBodyReader), so each write into the pool is as long as
-    // one of its writes.
+    // What the server asks of the request body at a time (EnvelopeRequestReader), so each write into the pool is as long
+    // as one of its writes, and each of the transcoder's pipe buffers as large as one of its.
     private const int ReadSize = 16 * 1024;
 
     private RecyclableMemoryStreamManager _streams = null!;
@@ -85,11 +85,13 @@ public class RequestPathBenchmarks
     /// The body transcoded and hashed as it is read: no pooled copy of the body, no envelope, no document.
     /// </summary>
     /// <remarks>
-    /// The pipe reads a <see cref="MemoryStream"/> over the body with the default options, so the transcoder gets what
-    /// Kestrel gives it: 4 KiB pooled segments, one read at a time, tokens cut at their edges. The copy into the
-    /// segments stands for the socket's receive, a memcpy that the object rows pay too, into the pool. A reader over the
-    /// whole body as one <see cref="System.Buffers.ReadOnlySequence{T}"/> would copy nothing, but would hand over the
-    /// body in a single final read, which no network does, and leave the transcoder's resumption across reads
+    /// The pipe reads a <see cref="MemoryStream"/> over the body with the server's options (EnvelopeRequestReader's
+    /// <c>TranscodeAsync</c>: 16 KiB buffers, the stream left open), so the transcoder gets what it gets in the server:
+    /// pooled segments, one read at a time, tokens cut at their edges, each buffer the unread end of one segment
+    /// followed by the next. A stream over memory fills each 16 KiB read, where a socket may return less; the copy into
+    /// the segments stands for the socket's receive, a memcpy that the object rows pay too, into the pool. A reader over
+    /// the whole body as one <see cref="System.Buffers.ReadOnlySequence{T}"/> would copy nothing, but would hand over
+    /// the body in a single final read, which no network does, and leave the transcoder's resumption across reads
     /// unmeasured. The method is async, not blocked on, because BenchmarkDotNet awaits what a benchmark returns, and
     /// blocking on a <see cref="ValueTask{TResult}"/> that has not completed is not allowed; reads from memory complete
     /// at once, so no await suspends.
@@ -97,7 +99,7 @@ public class RequestPathBenchmarks
     [Benchmark(Description = TranscodingSigner.StrategyName)]
     public async ValueTask<string> Transcode()
     {
-        var body = PipeReader.Create(new MemoryStream(_body, writable: false));
+        var body = PipeReader.Create(new MemoryStream(_body, writable: false), new StreamPipeReaderOptions(bufferSize: ReadSize, leaveOpen: true));
         try
         {
             return (await _transcoder.SignAsync(body)).Signature;

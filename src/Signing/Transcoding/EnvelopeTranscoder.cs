@@ -65,12 +65,15 @@ public static class EnvelopeTranscoder
             var consumed = session.Read(buffer, read.IsCompleted);
             if (session.SyntaxErrorPending)
             {
-                body.AdvanceTo(buffer.Start, buffer.End);
-                if (!read.IsCompleted)
+                // The error is reported over what the session has not accepted, with context after it when more comes.
+                if (read.IsCompleted)
                 {
-                    read = await body.ReadAtLeastAsync((int)Math.Min(int.MaxValue - TranscodeSession.SyntaxContextBytes, buffer.Length) + TranscodeSession.SyntaxContextBytes, cancellationToken).ConfigureAwait(false);
+                    session.ThrowSyntaxError(buffer.Slice(consumed), isFinalBlock: true);
                 }
 
+                var unread = buffer.Slice(consumed).Length;
+                body.AdvanceTo(consumed, buffer.End);
+                read = await body.ReadAtLeastAsync((int)Math.Min(int.MaxValue - TranscodeSession.SyntaxContextBytes, unread) + TranscodeSession.SyntaxContextBytes, cancellationToken).ConfigureAwait(false);
                 session.ThrowSyntaxError(read.Buffer, read.IsCompleted);
             }
 

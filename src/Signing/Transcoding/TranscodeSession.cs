@@ -78,15 +78,69 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
     /// <summary>
     /// Reads every whole token in <paramref name="buffer"/> and returns where the first incomplete one starts (the
-    /// end, when <paramref name="isFinalBlock"/>, after checking that the envelope is complete).
+    /// end, when <paramref name="isFinalBlock"/>, after checking that the envelope is complete). After a syntax error
+    /// (see <see cref="SyntaxErrorPending"/>) it returns where the tokens not yet accepted start.
     /// </summary>
+    /// <remarks>
+    /// A pipe's buffer is the unread end of one segment followed by the next, and <see cref="Utf8JsonReader"/> reads a
+    /// sequence of several segments token by token through a slower path than one span. So each segment's whole tokens
+    /// are read from its span, and only the tokens that cross into the next segment from the sequence.
+    /// </remarks>
     /// <exception cref="EnvelopeFormatException">The bytes so far cannot be the start of an envelope.</exception>
     public SequencePosition Read(ReadOnlySequence<byte> buffer, bool isFinalBlock)
     {
-        _buffer = buffer;
-        var reader = new Utf8JsonReader(buffer, isFinalBlock, _state);
         var cursor = new BufferCursor(output);
-        while (ReadToken(ref reader))
+        var rest = buffer;
+        long consumed;
+        while (true)
+        {
+            if (rest.IsSingleSegment)
+            {
+                consumed = ReadPiece(rest, isFinalBlock, long.MaxValue, ref cursor);
+                break;
+            }
+
+            var segment = rest.First.Length;
+            var inSegment = ReadPiece(rest.Slice(0, segment), isFinalBlock: false, long.MaxValue, ref cursor);
+            if (SyntaxErrorPending)
+            {
+                consumed = inSegment;
+                break;
+            }
+
+            // At least one token, and as many as it takes to end past the segment (an empty one included).
+            var untilPast = Math.Max(1, segment - inSegment);
+            var crossing = ReadPiece(rest.Slice(inSegment), isFinalBlock, untilPast, ref cursor);
+            consumed = inSegment + crossing;
+            if (SyntaxErrorPending || crossing < untilPast)
+            {
+                // A syntax error, the end of the body, or a token that the rest of the buffer does not complete.
+                break;
+            }
+
+            rest = rest.Slice(consumed);
+        }
+
+        cursor.Commit();
+        _written += cursor.Total;
+        if (isFinalBlock && !SyntaxErrorPending)
+        {
+            End();
+        }
+
+        return rest.GetPosition(consumed);
+    }
+
+    /// <summary>Gives pooled memory back.</summary>
+    public void Dispose() => _parked.Dispose();
+
+    // Reads the whole tokens of piece, or as many as end within its first untilPast bytes and the one after, and
+    // returns how many bytes they take, the offset and line count moved past them; none after a syntax error.
+    private long ReadPiece(ReadOnlySequence<byte> piece, bool isFinalBlock, long untilPast, ref BufferCursor cursor)
+    {
+        _buffer = piece;
+        var reader = new Utf8JsonReader(piece, isFinalBlock, _state);
+        while (reader.BytesConsumed < untilPast && ReadToken(ref reader))
         {
             switch (_phase)
             {
@@ -116,30 +170,20 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
         if (SyntaxErrorPending)
         {
-            return buffer.Start;
+            return 0;
         }
 
-        cursor.Commit();
-        _written += cursor.Total;
+        var consumed = reader.BytesConsumed;
         _state = reader.CurrentState;
-        var consumed = reader.Position;
-        CountLines(buffer.Slice(0, consumed), ref _lines, ref _lineStart, _offset);
-        _offset += reader.BytesConsumed;
-        if (isFinalBlock)
-        {
-            End();
-        }
-
+        CountLines(piece.Slice(0, consumed), ref _lines, ref _lineStart, _offset);
+        _offset += consumed;
         return consumed;
     }
 
-    /// <summary>Gives pooled memory back.</summary>
-    public void Dispose() => _parked.Dispose();
-
     /// <summary>
     /// Reports the syntax error <see cref="Read"/> met (see <see cref="SyntaxErrorPending"/>) as the object path
-    /// reports it. <paramref name="buffer"/> is the buffer <see cref="Read"/> was given, followed by as much more of
-    /// the body as <see cref="SyntaxContextBytes"/> asks for or the body has.
+    /// reports it. <paramref name="buffer"/> starts where <see cref="Read"/> returned, and holds the rest of the buffer it
+    /// was given followed by as much more of the body as <see cref="SyntaxContextBytes"/> asks for or the body has.
     /// </summary>
     /// <exception cref="EnvelopeFormatException">Always.</exception>
     public void ThrowSyntaxError(ReadOnlySequence<byte> buffer, bool isFinalBlock)
