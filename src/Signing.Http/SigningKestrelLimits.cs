@@ -52,7 +52,7 @@ public static class SigningKestrelLimits
     /// <summary>
     /// What Kestrel buffers per connection before the endpoint reads it: 64 KiB rather than 1 MiB. The endpoint reads
     /// 16 KiB at a time into pooled blocks, so more buffering only holds memory per connection that the in-flight
-    /// budget would have to set aside (<see cref="Memory.InFlightBudgetSizing.KestrelReserveBytes"/>).
+    /// budget would have to set aside (<see cref="InFlightBudgetSizing.KestrelReserveBytes"/>).
     /// </summary>
     public const long MaxRequestBufferSize = 64 * 1024;
 

@@ -5,7 +5,7 @@ namespace Signing.Tests.Transcoding;
 /// on the way to UTC, so on a UTC machine (CI's) the tests above could not tell whether the transcoder does the same;
 /// these switch the process's zone for a moment, so they run in the same serial collection as the writer's.
 /// </summary>
-[Collection("LocalTimeZoneTests")]
+[Collection(ProcessTimeZoneGroup.Name)]
 public sealed class TranscoderLocalTimeZoneTests
 {
     [Theory]
@@ -13,18 +13,8 @@ public sealed class TranscoderLocalTimeZoneTests
     [InlineData("America/St_Johns")] // -03:30, with daylight saving time
     public void Instants_of_every_form_are_answered_alike_in_another_zone(string zone)
     {
-        var previous = Environment.GetEnvironmentVariable("TZ");
-        Environment.SetEnvironmentVariable("TZ", zone);
-        TimeZoneInfo.ClearCachedData();
-        try
-        {
-            Assert.NotEqual(TimeSpan.Zero, TimeZoneInfo.Local.BaseUtcOffset);
-            BothPaths.AssertSame(ValueEquivalenceTests.InstantBodies());
-        }
-        finally
-        {
-            Environment.SetEnvironmentVariable("TZ", previous);
-            TimeZoneInfo.ClearCachedData();
-        }
+        using var _ = ProcessTimeZone.Set(zone);
+        Assert.NotEqual(TimeSpan.Zero, TimeZoneInfo.Local.BaseUtcOffset);
+        BothPaths.AssertSame(ValueEquivalenceTests.InstantBodies());
     }
 }
