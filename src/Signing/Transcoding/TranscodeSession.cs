@@ -23,6 +23,12 @@ namespace Signing.Transcoding;
 /// accepts and <see cref="EnvelopeParser"/> refuses afterwards) only once the whole body has been read. The phases
 /// below check the same things at the same tokens.
 /// </para>
+/// <para>
+/// A widget in canonical shape (<see cref="CanonicalWidgetShape"/>) is copied instead of tokenized, with the ones that
+/// follow it at once, and the tokenizer goes on after them from the state it would have reached. That state counts
+/// lines and columns from where it was made, so the shift to the body's count is kept beside it for the one place that
+/// reads them, a syntax error's location.
+/// </para>
 /// </remarks>
 internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byte> pool) : IDisposable
 {
