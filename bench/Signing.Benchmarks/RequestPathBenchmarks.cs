@@ -1,6 +1,3 @@
-using System.IO.Pipelines;
-using System.Security.Cryptography;
-using System.Text.Json;
 using BenchmarkDotNet.Attributes;
 using Microsoft.IO;
 using Signing.Strategies;
@@ -19,10 +16,6 @@ namespace Signing.Benchmarks;
 [MemoryDiagnoser]
 public class RequestPathBenchmarks
 {
-    // What the server asks of the request body at a time (EnvelopeRequestReader), so each write into the pool is as long
-    // as one of its writes, and each of the transcoder's pipe buffers as large as one of its.
-    private const int ReadSize = 16 * 1024;
-
     private RecyclableMemoryStreamManager _streams = null!;
     private SigningStrategies _strategies = null!;
     private TranscodingSigner _transcoder = null!;
@@ -47,15 +40,15 @@ public class RequestPathBenchmarks
 
     /// <summary>Both floors in one pass each: what <c>transcode</c> is held to.</summary>
     [Benchmark(Baseline = true, Description = "floor: tokenize + HMAC")]
-    public long TokenizeThenHmac() => CountTokens(_body) + Hmac(_body);
+    public long TokenizeThenHmac() => BodyFloors.CountTokens(_body) + BodyFloors.Hmac(_body);
 
     /// <summary>The tokenizer alone: every token of the body read once, nothing decoded or kept.</summary>
     [Benchmark(Description = "floor: tokenize")]
-    public long Tokenize() => CountTokens(_body);
+    public long Tokenize() => BodyFloors.CountTokens(_body);
 
     /// <summary>The HMAC alone, in one call over one array: the least hashing the body can cost.</summary>
     [Benchmark(Description = "floor: HMAC")]
-    public byte HmacOnly() => Hmac(_body);
+    public byte HmacOnly() => BodyFloors.Hmac(_body);
 
     /// <summary>The write-up's first approach: the whole document as a string, then as bytes.</summary>
     [Benchmark(Description = StringSigner.StrategyName)]
@@ -84,51 +77,9 @@ public class RequestPathBenchmarks
     /// <summary>
     /// The body transcoded and hashed as it is read: no pooled copy of the body, no envelope, no document.
     /// </summary>
-    /// <remarks>
-    /// The pipe reads a <see cref="MemoryStream"/> over the body with the server's options (EnvelopeRequestReader's
-    /// <c>TranscodeAsync</c>: 16 KiB buffers, the stream left open), so the transcoder gets what it gets in the server:
-    /// pooled segments, one read at a time, tokens cut at their edges, each buffer the unread end of one segment
-    /// followed by the next. A stream over memory fills each 16 KiB read, where a socket may return less; the copy into
-    /// the segments stands for the socket's receive, a memcpy that the object rows pay too, into the pool. A reader over
-    /// the whole body as one <see cref="System.Buffers.ReadOnlySequence{T}"/> would copy nothing, but would hand over
-    /// the body in a single final read, which no network does, and leave the transcoder's resumption across reads
-    /// unmeasured. The method is async, not blocked on, because BenchmarkDotNet awaits what a benchmark returns, and
-    /// blocking on a <see cref="ValueTask{TResult}"/> that has not completed is not allowed; reads from memory complete
-    /// at once, so no await suspends.
-    /// </remarks>
+    /// <remarks>Read as the server reads it: <see cref="ServerReads.TranscodeAsync"/>.</remarks>
     [Benchmark(Description = TranscodingSigner.StrategyName)]
-    public async ValueTask<string> Transcode()
-    {
-        var body = PipeReader.Create(new MemoryStream(_body, writable: false), new StreamPipeReaderOptions(bufferSize: ReadSize, leaveOpen: true));
-        try
-        {
-            return (await _transcoder.SignAsync(body)).Signature;
-        }
-        finally
-        {
-            // Gives the pipe's segments back to the pool; the signer leaves completing the reader to its owner.
-            await body.CompleteAsync();
-        }
-    }
-
-    private static long CountTokens(byte[] json)
-    {
-        var reader = new Utf8JsonReader(json, isFinalBlock: true, state: default);
-        var tokens = 0L;
-        while (reader.Read())
-        {
-            tokens++;
-        }
-
-        return tokens;
-    }
-
-    private static byte Hmac(byte[] data)
-    {
-        Span<byte> mac = stackalloc byte[HMACSHA256.HashSizeInBytes];
-        HMACSHA256.HashData(BenchmarkInputs.KeyBytes, data, mac);
-        return mac[0];
-    }
+    public ValueTask<string> Transcode() => ServerReads.TranscodeAsync(_transcoder, _body);
 
     // The server's object path: the body written into a pooled stream as it arrives, parsed from the stream's blocks,
     // the stream given back once parsed (before signing, so a recyclable strategy can reuse its blocks), then signed.
@@ -137,9 +88,9 @@ public class RequestPathBenchmarks
         WidgetEnvelope envelope;
         using (var body = _streams.GetStream("body"))
         {
-            for (var offset = 0; offset < _body.Length; offset += ReadSize)
+            for (var offset = 0; offset < _body.Length; offset += ServerReads.ReadSize)
             {
-                body.Write(_body, offset, Math.Min(ReadSize, _body.Length - offset));
+                body.Write(_body, offset, Math.Min(ServerReads.ReadSize, _body.Length - offset));
             }
 
             envelope = EnvelopeParser.Parse(body);

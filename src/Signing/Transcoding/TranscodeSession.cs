@@ -408,14 +408,21 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         {
             _index++;
             end += length;
-            var next = buffer.Length - end > 1 && buffer[end] == ',' && buffer[end + 1] == '{'
-                ? CanonicalWidgetShape.Copy(buffer[(end + 1)..], comma: true, ref cursor)
-                : -1;
-            length = next < 0 ? -1 : next + 1;
+            length = -1;
+            if (buffer.Length - end > 1 && buffer[end] == ',' && buffer[end + 1] == '{')
+            {
+                var next = CanonicalWidgetShape.Copy(buffer[(end + 1)..], comma: true, ref cursor);
+                if (next < 0)
+                {
+                    _shapeRefusedAt = _offset + end + 1;
+                }
+                else
+                {
+                    length = next + 1;
+                }
+            }
         }
-        while (length >= 0);
-
-        _shapeRefusedAt = _offset + end + 1;
+        while (length > 0);
 
         // The tokenizer goes on after the last widget copied, from the state it would be in there, with its count of
         // lines and columns moved to the body's.
