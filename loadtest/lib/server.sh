@@ -40,6 +40,9 @@ start_server() {
   shift
   local key
   key=$(head -c 32 /dev/urandom | base64)
+  # Created here, not by the background redirection, so that the wait below can read it at once: on a busy machine the
+  # first read came before the subshell had made the file, and under pipefail that ended the script.
+  : >"$log"
   # exec keeps the subshell's process id, so server_pid is the server itself.
   # The per-request Information events (Signed, SignRejected) are off while measuring: a log line per request is the
   # logger's cost, not the strategy's, and docs/load-test.md was measured without them.
