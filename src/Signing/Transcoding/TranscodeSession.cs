@@ -24,8 +24,8 @@ namespace Signing.Transcoding;
 /// below check the same things at the same tokens.
 /// </para>
 /// <para>
-/// A widget in canonical shape (<see cref="CanonicalWidgetShape"/>) is copied instead of tokenized, with the ones that
-/// follow it at once, and the tokenizer goes on after them from the state it would have reached. That state counts
+/// A plain widget (<see cref="PlainWidget"/>) is written from its bytes instead of tokenized, with the plain ones that
+/// follow it, and the tokenizer goes on after them from the state it would have reached. That state counts
 /// lines and columns from where it was made, so the shift to the body's count is kept beside it for the one place that
 /// reads them, a syntax error's location.
 /// </para>
@@ -46,8 +46,8 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     private static ReadOnlySpan<byte> WidgetEnd => "{\"widgets\":[{\"id\":\"\"}"u8;
 
     // A tokenizer's state just after a widget's closing brace, for the tokenizer to go on from after a widget it did not
-    // read (CanonicalWidgetShape). States at any two such points differ only in the line and column they count from, and
-    // this one counts from line 0, column WidgetEndColumn.
+    // read (PlainWidget). States at any two such points differ only in the line and column they count from, and this
+    // one counts from line 0, column WidgetEnd.Length.
     private static readonly JsonReaderState WidgetEndState = StateAfter(WidgetEnd);
 
     private readonly ParkedMembers _parked = new(pool);
@@ -64,15 +64,15 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // read without it here: only in one segment, where a widget's bytes are one span. The line feeds are counted as far
     // as the last such widget, so that counting them stays linear however many widgets a buffer holds.
     private long _readerStart;
+    private bool _isFinalBlock;
+    private bool _plainAllowed;
     private long _countedTo;
     private long _countedLines;
     private long _countedLineStart;
 
-    // Where in the body the widget after the last one copied starts, if it was found not to be in canonical shape, so
-    // that it is not tried twice.
-    private long _shapeRefusedAt = -1;
-    private bool _isFinalBlock;
-    private bool _shapeAllowed;
+    // Where in the body the widget after the last one copied starts, if it was found not to be plain, so that it is not
+    // tried twice.
+    private long _plainRefusedAt = -1;
 
     // What turns the tokenizer's line and column into the body's once it has gone on from WidgetEndState: the body's
     // line at that point, and the body's column there less WidgetEndColumn. Zero while it never has.
@@ -175,7 +175,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _readerStart = 0;
         (_countedTo, _countedLines, _countedLineStart) = (0, _lines, _lineStart);
         _isFinalBlock = isFinalBlock;
-        _shapeAllowed = piece.IsSingleSegment && untilPast == long.MaxValue;
+        _plainAllowed = piece.IsSingleSegment && untilPast == long.MaxValue;
         var (lineShift, columnShift) = (_lineShift, _columnShift);
         var reader = new Utf8JsonReader(piece, isFinalBlock, _state);
         while (_readerStart + reader.BytesConsumed < untilPast && ReadToken(ref reader))
@@ -348,7 +348,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                     cursor.Write((byte)',');
                 }
 
-                if (_shapeAllowed && CopyCanonicalWidgets(ref reader, ref cursor))
+                if (_plainAllowed && CopyPlainWidgets(ref reader, ref cursor))
                 {
                     break;
                 }
@@ -385,44 +385,44 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         }
     }
 
-    // Writes the widget whose opening brace the reader has just read, if it is in canonical shape, and the widgets that
-    // follow it at once in that shape too, then moves the reader past them; leaves both alone if the first is not.
-    private bool CopyCanonicalWidgets(ref Utf8JsonReader reader, ref BufferCursor cursor)
+    // Writes the widget whose opening brace the reader has just read, if it is plain, and the plain widgets that follow
+    // it, then moves the reader past them; leaves both alone if the first is not plain.
+    private bool CopyPlainWidgets(ref Utf8JsonReader reader, ref BufferCursor cursor)
     {
-        var start = _readerStart + reader.TokenStartIndex;
-        var buffer = _buffer.FirstSpan;
-        var end = (int)start;
-        if (_offset + start == _shapeRefusedAt)
+        var start = (int)(_readerStart + reader.TokenStartIndex);
+        if (_offset + start == _plainRefusedAt)
         {
-            // Already refused, as the widget after the last one copied.
+            // Already found not to be, as the widget after the last one copied.
             return false;
         }
 
-        var length = CanonicalWidgetShape.Copy(buffer[end..], comma: false, ref cursor);
+        var buffer = _buffer.FirstSpan;
+        var length = PlainWidget.Copy(buffer[start..], comma: false, ref cursor);
         if (length < 0)
         {
             return false;
         }
 
-        do
+        var end = start;
+        while (true)
         {
             _index++;
             end += length;
-            length = -1;
-            if (buffer.Length - end > 1 && buffer[end] == ',' && buffer[end + 1] == '{')
+            var next = PlainWidget.Following(buffer, end);
+            if (next < 0)
             {
-                var next = CanonicalWidgetShape.Copy(buffer[(end + 1)..], comma: true, ref cursor);
-                if (next < 0)
-                {
-                    _shapeRefusedAt = _offset + end + 1;
-                }
-                else
-                {
-                    length = next + 1;
-                }
+                break;
             }
+
+            length = PlainWidget.Copy(buffer[next..], comma: true, ref cursor);
+            if (length < 0)
+            {
+                _plainRefusedAt = _offset + next;
+                break;
+            }
+
+            end = next;
         }
-        while (length > 0);
 
         // The tokenizer goes on after the last widget copied, from the state it would be in there, with its count of
         // lines and columns moved to the body's.

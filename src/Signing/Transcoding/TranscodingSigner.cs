@@ -19,10 +19,10 @@ namespace Signing.Transcoding;
 /// as <see cref="EnvelopeParser"/>; the differential tests hold it to both.
 /// </para>
 /// <para>
-/// Time: a widget that arrives as the canonical document writes it (members in order, no whitespace, plain ASCII
-/// text) is checked and copied without the tokenizer, so a body from a client that sends canonical JSON costs less
-/// than tokenizing it would, and any other body costs what tokenizing it, checking each value and writing it cost
-/// (docs/benchmarks.md, question 4).
+/// Time: a widget whose values are all plain ASCII strings without escapes, each member given once (in any order,
+/// with any whitespace), is checked and written from its bytes without the tokenizer, so such a body costs less than
+/// tokenizing it would; any other widget costs what tokenizing it, checking each value and writing it cost
+/// (docs/benchmarks.md, questions 4 and 5).
 /// </para>
 /// <para>
 /// Allocation per sign does not depend on the body: the signature strings and their array, the array of hash states,

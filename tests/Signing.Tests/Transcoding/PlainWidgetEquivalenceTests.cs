@@ -1,19 +1,22 @@
 using System.Text;
+using Newtonsoft.Json;
 using Signing.Generation;
 
 namespace Signing.Tests.Transcoding;
 
 /// <summary>
-/// The transcoder copies a widget that arrives in canonical shape without tokenizing it (CanonicalWidgetShape) and goes
-/// on tokenizing after it. These bodies sit on the edge of that shape, so that every way of leaving it, and every error
-/// after a copied widget (whose line and column the transcoder counts itself), is answered as the object path answers.
+/// The transcoder writes a plain widget from its bytes without tokenizing it (PlainWidget) and goes on tokenizing
+/// after it. These bodies sit on the edge of plainness, in canonical layout and in others, so that every way of leaving
+/// it, and every error after a copied widget (whose line and column the transcoder counts itself), is answered as the
+/// object path answers.
 /// </summary>
-public sealed class CanonicalShapeEquivalenceTests
+public sealed class PlainWidgetEquivalenceTests
 {
     // Bytes that end, break or bend the shape: delimiters, hex digits either side of a Guid's range, the instant's
-    // letters, whitespace, control characters, DEL, and the starts of longer UTF-8 characters.
+    // letters, JSON's whitespace and bytes that are whitespace elsewhere, a comment's start, control characters, DEL,
+    // and the starts of longer UTF-8 characters.
     private static readonly byte[] Damage =
-        [.. "\"\\{}[],:0 9aAfFgG-TtZz.+ \n\r\t"u8, 0x00, 0x1F, 0x7F, 0x80, 0xC2, 0xC3, 0xE2, 0xF0, 0xFF];
+        [.. "\"\\{}[],:0 9aAfFgG-TtZz.+ \n\r\t\f\v/"u8, 0x00, 0x1F, 0x7F, 0x80, 0xA0, 0xC2, 0xC3, 0xE2, 0xF0, 0xFF];
 
     [Fact]
     public void Canonical_bodies_damaged_at_any_byte_are_answered_alike()
@@ -29,6 +32,53 @@ public sealed class CanonicalShapeEquivalenceTests
         var compact = Encoding.UTF8.GetString(Bodies.Canonical(6, seed: 8));
         var widgets = compact["{\"widgets\":[".Length..^"]}".Length].Replace("},{", "},\n  \r\n{", StringComparison.Ordinal);
         AssertDamagedAlike(Encoding.UTF8.GetBytes("{\"widgets\":[\n" + widgets + "\n]}\n"), seed: 2);
+    }
+
+    [Fact]
+    public void Indented_bodies_damaged_at_any_byte_are_answered_alike()
+    {
+        // Whitespace and line feeds between every token: plain widgets in another layout, written member by member.
+        var envelope = EnvelopeGenerator.Create(4, seed: 9);
+        AssertDamagedAlike(CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(envelope, Formatting.Indented, CanonicalJson.Settings)), seed: 3);
+    }
+
+    [Fact]
+    public void Bodies_with_members_reversed_damaged_at_any_byte_are_answered_alike()
+    {
+        // Plain widgets with their members in another order: any damage that makes one unplain hands it to the tokenizer.
+        AssertDamagedAlike(Bodies.Reversed(5, seed: 10), seed: 4);
+    }
+
+    [Fact]
+    public void Plain_widgets_in_any_order_and_layout_are_answered_alike()
+    {
+        // Members shuffled, whitespace of every kind anywhere between tokens, a member doubled, missing or unknown.
+#pragma warning disable CA5394 // Not for security: reproducible bodies.
+        var random = new Random(5);
+        var bodies = new List<string>();
+        for (var i = 0; i < 300; i++)
+        {
+            var members = EnvelopeJson.Members.OrderBy(_ => random.Next()).ToList();
+            switch (i % 10)
+            {
+                case 7:
+                    members.Add(members[random.Next(members.Count)]);
+                    break;
+                case 8:
+                    members.RemoveAt(random.Next(members.Count));
+                    break;
+                case 9:
+                    members[random.Next(members.Count)] = "property10";
+                    break;
+            }
+
+            string Space() => new[] { "", " ", "\n", "\r\n", "\t", "  \n  ", "\f", "\v", "\u00a0" }[random.Next(9)];
+            var widget = "{" + Space() + string.Join("," + Space(), members.Select(m => $"\"{m}\"{Space()}:{Space()}{EnvelopeJson.ValidValue(m)}{Space()}")) + "}";
+            bodies.Add(EnvelopeJson.Envelope(EnvelopeJson.Widget(), widget + Space(), EnvelopeJson.Widget()));
+        }
+#pragma warning restore CA5394
+
+        BothPaths.AssertSame(bodies);
     }
 
     [Fact]

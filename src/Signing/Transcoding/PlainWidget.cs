@@ -1,0 +1,293 @@
+using System.Buffers;
+using System.Buffers.Text;
+using System.Text.Json;
+
+namespace Signing.Transcoding;
+
+/// <summary>
+/// Recognizes a plain widget, one that needs no tokenizer: its twelve members each given once, in any order, every
+/// value a plain string (printable ASCII, no escapes), with any JSON whitespace between the tokens. Its canonical bytes
+/// are its own, rearranged: the transcoder writes them from the widget's bytes instead of reading it token by token, and
+/// reads every other widget the slow way.
+/// </summary>
+/// <remarks>
+/// <para>
+/// A plain widget is a subset of what the tokenizer and the object path accept without complaint: one that matches is
+/// one they sign, and the same bytes come out (the differential tests hold the transcoder to that with bodies damaged
+/// byte by byte). Anything else, however close (an escape, a non-ASCII character, a member missing, doubled or
+/// unknown), is left to the tokenizer, which finds any fault and reports it as the object path does.
+/// </para>
+/// <para>
+/// A widget written exactly as the canonical document writes it (no whitespace, members in order) is the common case,
+/// and is copied in one piece, but for the case of its Guid's digits.
+/// </para>
+/// </remarks>
+internal static class PlainWidget
+{
+    // The bytes between a widget's opening brace and its Guid's first digit in canonical layout, and a Guid's length.
+    private const int GuidStart = 7;
+    private const int GuidLength = 36;
+
+    // The lengths of a canonical instant, "2024-03-10T10:34:56Z", without a fraction and with one of 7 digits.
+    private const int WholeSecondsInstant = 20;
+    private const int LongestInstant = 28;
+
+    // What a string may hold and come out unchanged: printable ASCII and DEL, less the quote and backslash, which a
+    // plain string cannot hold. Every other byte is escaped, an escape, a control character or part of a longer
+    // character, which the slow path handles.
+    private static readonly SearchValues<byte> PlainText = SearchValues.Create(
+        [.. Enumerable.Range(0x20, 0x60).Where(b => b is not '"' and not '\\').Select(b => (byte)b)]);
+
+    // JSON's whitespace, the only bytes the tokenizer skips between tokens (comments are refused).
+    private static readonly SearchValues<byte> Whitespace = SearchValues.Create(" \t\r\n"u8);
+
+    /// <summary>
+    /// Writes the canonical bytes of the widget <paramref name="widget"/> starts with, if it is plain and all there;
+    /// writes nothing otherwise.
+    /// </summary>
+    /// <param name="widget">The bytes from the widget's opening brace to wherever the buffer ends.</param>
+    /// <param name="comma">Whether to write a comma before the widget.</param>
+    /// <param name="cursor">Where the canonical bytes go.</param>
+    /// <returns>The widget's length, closing brace included; -1 when it is not plain or not all in the buffer.</returns>
+    public static int Copy(ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
+    {
+        var length = MatchCanonical(widget);
+        return length >= 0 ? CopyCanonical(widget[..length], comma, ref cursor) : CopyAnyLayout(widget, comma, ref cursor);
+    }
+
+    /// <summary>
+    /// Where the widget after the one that ends just before <paramref name="end"/> starts, if a comma and an opening
+    /// brace follow there with nothing but whitespace around the comma; -1 otherwise.
+    /// </summary>
+    public static int Following(ReadOnlySpan<byte> buffer, int end)
+    {
+        var comma = SkipWhitespace(buffer, end);
+        if (comma >= buffer.Length || buffer[comma] != ',')
+        {
+            return -1;
+        }
+
+        var brace = SkipWhitespace(buffer, comma + 1);
+        return brace < buffer.Length && buffer[brace] == '{' ? brace : -1;
+    }
+
+    // Writes a widget in canonical layout, whose bytes are canonical but for the Guid's case and perhaps the instant.
+    private static int CopyCanonical(ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
+    {
+        var instantEnd = widget.Length - 1;
+        var instantStart = widget[..(instantEnd - 1)].LastIndexOf((byte)'"');
+        if (!ReadId(widget.Slice(GuidStart, GuidLength), out var id) ||
+            !ReadInstant(widget[instantStart..instantEnd], out var instant, out var instantIsCanonical))
+        {
+            return -1;
+        }
+
+        var prefix = comma ? 1 : 0;
+        var copied = prefix + (instantIsCanonical ? widget.Length : instantStart);
+        var copy = cursor.Reserve(copied);
+        if (comma)
+        {
+            copy[0] = (byte)',';
+        }
+
+        widget[..(copied - prefix)].CopyTo(copy[prefix..]);
+        id.TryFormat(copy[(prefix + GuidStart)..], out _, "D");
+        cursor.Advance(copied);
+        if (!instantIsCanonical)
+        {
+            CanonicalValues.WriteDate(ref cursor, instant);
+            cursor.Write((byte)'}');
+        }
+
+        return widget.Length;
+    }
+
+    // Writes a plain widget in any layout, member by member in canonical order.
+    private static int CopyAnyLayout(ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
+    {
+        // Where each member's value is, its quotes included.
+        Span<Range> values = stackalloc Range[WidgetMembers.Count];
+        var seen = 0;
+        var at = 1;
+        for (var count = 1; count <= WidgetMembers.Count; count++)
+        {
+            var nameStart = SkipWhitespace(widget, at);
+            var nameEnd = PlainString(widget, nameStart);
+            var member = nameEnd < 0 ? -1 : WidgetMembers.Find(widget[(nameStart + 1)..(nameEnd - 1)]);
+            if (member < 0 || (seen & (1 << member)) != 0)
+            {
+                return -1;
+            }
+
+            seen |= 1 << member;
+            var colon = SkipWhitespace(widget, nameEnd);
+            var valueStart = colon < widget.Length && widget[colon] == ':' ? SkipWhitespace(widget, colon + 1) : widget.Length;
+            var valueEnd = PlainString(widget, valueStart);
+            if (valueEnd < 0)
+            {
+                return -1;
+            }
+
+            values[member] = valueStart..valueEnd;
+            var separator = SkipWhitespace(widget, valueEnd);
+            if (separator >= widget.Length || widget[separator] != (count < WidgetMembers.Count ? ',' : '}'))
+            {
+                return -1;
+            }
+
+            at = separator + 1;
+        }
+
+        var quotedId = widget[values[WidgetMembers.Id]];
+        if (quotedId.Length != GuidLength + 2 || !ReadId(quotedId[1..^1], out var id) ||
+            !ReadInstant(widget[values[WidgetMembers.CreatedUtc]], out var instant, out var instantIsCanonical))
+        {
+            return -1;
+        }
+
+        if (comma)
+        {
+            cursor.Write((byte)',');
+        }
+
+        cursor.Write(WidgetMembers.Prefix(WidgetMembers.Id));
+        CanonicalValues.WriteGuid(ref cursor, id);
+        for (var member = WidgetMembers.Id + 1; member < WidgetMembers.CreatedUtc; member++)
+        {
+            // The prefix ends with the value's opening quote, and the value is copied with its closing quote.
+            cursor.Write(WidgetMembers.Prefix(member));
+            cursor.WriteAll(widget[values[member]][1..]);
+        }
+
+        cursor.Write(WidgetMembers.Prefix(WidgetMembers.CreatedUtc));
+        if (instantIsCanonical)
+        {
+            cursor.Write(widget[values[WidgetMembers.CreatedUtc]]);
+        }
+        else
+        {
+            CanonicalValues.WriteDate(ref cursor, instant);
+        }
+
+        cursor.Write((byte)'}');
+        return at;
+    }
+
+    // The length of the widget if it is in canonical layout with plain strings: the names and separators exactly as
+    // the canonical document has them; -1 otherwise. Its Guid and instant are left to be read.
+    private static int MatchCanonical(ReadOnlySpan<byte> widget)
+    {
+        // {"id":"<36 bytes>"
+        if (!widget.StartsWith(WidgetMembers.Prefix(WidgetMembers.Id)) || widget.Length < GuidStart + GuidLength + 1 ||
+            widget[GuidStart - 1] != '"' || widget[GuidStart + GuidLength] != '"')
+        {
+            return -1;
+        }
+
+        // ,"propertyN":"<text>" for each string member (each prefix ends with the value's opening quote), then
+        // ,"createdUtc":"<text>"}
+        var at = GuidStart + GuidLength + 1;
+        for (var member = WidgetMembers.Id + 1; member <= WidgetMembers.CreatedUtc && at >= 0; member++)
+        {
+            var prefix = WidgetMembers.Prefix(member);
+            at = widget[at..].StartsWith(prefix) ? at + prefix.Length : -1;
+            if (at >= 0 && member == WidgetMembers.CreatedUtc)
+            {
+                at = widget[at..].StartsWith("\""u8) ? at + 1 : -1;
+            }
+
+            if (at >= 0)
+            {
+                var length = widget[at..].IndexOfAnyExcept(PlainText);
+                at = length >= 0 && widget[at + length] == '"' ? at + length + 1 : -1;
+            }
+        }
+
+        return at >= 0 && at < widget.Length && widget[at] == '}' ? at + 1 : -1;
+    }
+
+    // The position after the plain string that starts at start (with its opening quote), or -1 if there is none.
+    private static int PlainString(ReadOnlySpan<byte> widget, int start)
+    {
+        if (start >= widget.Length || widget[start] != '"')
+        {
+            return -1;
+        }
+
+        var length = widget[(start + 1)..].IndexOfAnyExcept(PlainText);
+        return length >= 0 && widget[start + 1 + length] == '"' ? start + length + 2 : -1;
+    }
+
+    private static int SkipWhitespace(ReadOnlySpan<byte> buffer, int at)
+    {
+        // Most tokens have none before them, and every byte above the space is not whitespace.
+        if (at >= buffer.Length || buffer[at] > ' ')
+        {
+            return at;
+        }
+
+        var skipped = buffer[at..].IndexOfAnyExcept(Whitespace);
+        return skipped < 0 ? buffer.Length : at + skipped;
+    }
+
+    // The Guid in digits, parsed as the tokenizer parses one ("D" format, either case).
+    private static bool ReadId(ReadOnlySpan<byte> digits, out Guid id) =>
+        Utf8Parser.TryParse(digits, out id, out var parsed, 'D') && parsed == GuidLength;
+
+    // The instant in quoted, by the object path's rules; whether its text is already as the canonical document has it.
+    private static bool ReadInstant(ReadOnlySpan<byte> quoted, out DateTime instant, out bool isCanonical)
+    {
+        instant = default;
+        isCanonical = IsCanonicalInstant(quoted[1..^1]);
+        if (isCanonical)
+        {
+            return true;
+        }
+
+        // Another form, read as a token of its own, quotes included.
+        var reader = new Utf8JsonReader(quoted, EnvelopeParser.ReaderOptions);
+        reader.Read();
+        return UtcInstantConverter.TryRead(ref reader, out instant);
+    }
+
+    // Whether text is an instant as CanonicalValues.WriteDate writes it: UTC, to the second or with a fraction of 1 to 7
+    // digits that does not end with 0, and a real date and time (which the tokenizer checks for any other form).
+    private static bool IsCanonicalInstant(ReadOnlySpan<byte> text)
+    {
+        if (text.Length is < WholeSecondsInstant or > LongestInstant || text.Length == WholeSecondsInstant + 1 ||
+            text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':' || text[^1] != 'Z')
+        {
+            return false;
+        }
+
+        if (text.Length > WholeSecondsInstant &&
+            (text[19] != '.' || text[20..^1].ContainsAnyExceptInRange((byte)'0', (byte)'9') || text[^2] == '0'))
+        {
+            return false;
+        }
+
+        var year = Number(text[..4]);
+        var month = Number(text[5..7]);
+        var day = Number(text[8..10]);
+        return year >= 1 && month is >= 1 and <= 12 && day >= 1 && day <= DateTime.DaysInMonth(year, month) &&
+            Number(text[11..13]) is >= 0 and <= 23 && Number(text[14..16]) is >= 0 and <= 59 &&
+            Number(text[17..19]) is >= 0 and <= 59;
+    }
+
+    // The value of a run of ASCII digits, or -1 if any byte is not one.
+    private static int Number(ReadOnlySpan<byte> digits)
+    {
+        var value = 0;
+        foreach (var digit in digits)
+        {
+            if (!char.IsAsciiDigit((char)digit))
+            {
+                return -1;
+            }
+
+            value = (value * 10) + digit - '0';
+        }
+
+        return value;
+    }
+}
