@@ -118,6 +118,18 @@ public sealed class EnvelopeErrorDetailTests
         Assert.Equal(cut ? name[..MaxMessageLength] + "…" : name, e.Path);
     }
 
+    [Theory]
+    [InlineData("123")]
+    [InlineData("\"yesterday\"")]
+    [InlineData("\"2024-03-10 10:34:56\"")]
+    public void An_instant_that_is_not_ISO_8601_says_what_is_expected(string createdUtc)
+    {
+        var e = ParseFails(TestData.EnvelopeJson(TestData.WidgetJson(createdUtc)));
+
+        Assert.Equal("The value must be an ISO 8601 date and time string, such as \"2024-03-10T10:34:56.789Z\".", e.Message);
+        Assert.Equal("widgets[0].createdUtc", e.Path);
+    }
+
     [Fact]
     public void A_null_widget_is_reported_at_its_index_with_no_position()
     {
