@@ -10,19 +10,30 @@ namespace Signing;
 /// </summary>
 internal sealed class UtcInstantConverter : JsonConverter<DateTime>
 {
-    public override DateTime Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+    public override DateTime Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
+        TryRead(ref reader, out var value)
+            ? value
+            : throw new JsonException("The value must be an ISO 8601 date and time string, such as \"2024-03-10T10:34:56.789Z\".");
+
+    /// <summary>
+    /// Reads the instant the current token holds, as <see cref="Read"/> does, without throwing for one it refuses: the
+    /// transcoder's fast path tries it and leaves a refusal to the slow path, which reports it.
+    /// </summary>
+    public static bool TryRead(ref Utf8JsonReader reader, out DateTime value)
     {
-        if (reader.TokenType != JsonTokenType.String || !reader.TryGetDateTime(out var value))
+        if (reader.TokenType != JsonTokenType.String || !reader.TryGetDateTime(out value))
         {
-            throw new JsonException("The value must be an ISO 8601 date and time string, such as \"2024-03-10T10:34:56.789Z\".");
+            value = default;
+            return false;
         }
 
-        return value.Kind switch
+        value = value.Kind switch
         {
             DateTimeKind.Utc => value,
             DateTimeKind.Unspecified => DateTime.SpecifyKind(value, DateTimeKind.Utc),
             _ => reader.GetDateTimeOffset().UtcDateTime,
         };
+        return true;
     }
 
     public override void Write(Utf8JsonWriter writer, DateTime value, JsonSerializerOptions options) =>

@@ -25,12 +25,20 @@ internal static class TranscodeErrors
     /// A syntax error the tokenizer threw at <paramref name="path"/>, with its location moved after the path as
     /// System.Text.Json's serializer moves it.
     /// </summary>
-    public static EnvelopeFormatException Syntax(JsonException e, string path)
+    /// <param name="e">What the tokenizer threw.</param>
+    /// <param name="path">Where in the envelope the tokenizer was.</param>
+    /// <param name="lineShift">The body's line where the tokenizer's line 0 is.</param>
+    /// <param name="columnShift">What to add to a column the tokenizer counts on its line 0 to make it the body's.</param>
+    public static EnvelopeFormatException Syntax(JsonException e, string path, long lineShift, long columnShift)
     {
+        var line = e.LineNumber + lineShift;
+        var column = e.LineNumber == 0 ? e.BytePositionInLine + columnShift : e.BytePositionInLine;
         var message = e.Message;
         var location = message.LastIndexOf(" LineNumber: ", StringComparison.Ordinal);
-        message = location >= 0 ? $"{message[..location]} Path: {path} |{message[location..]}" : $"{message} Path: {path}.";
-        return EnvelopeErrors.FromJson(new JsonException(message, path, e.LineNumber, e.BytePositionInLine, e));
+        message = location >= 0
+            ? $"{message[..location]} Path: {path} | LineNumber: {line} | BytePositionInLine: {column}."
+            : $"{message} Path: {path}.";
+        return EnvelopeErrors.FromJson(new JsonException(message, path, line, column, e));
     }
 
     /// <summary>A value of the wrong kind, or that does not parse as <paramref name="type"/>.</summary>

@@ -23,6 +23,12 @@ namespace Signing.Transcoding;
 /// accepts and <see cref="EnvelopeParser"/> refuses afterwards) only once the whole body has been read. The phases
 /// below check the same things at the same tokens.
 /// </para>
+/// <para>
+/// A widget in canonical shape (<see cref="CanonicalWidgetShape"/>) is copied instead of tokenized, with the ones that
+/// follow it at once, and the tokenizer goes on after them from the state it would have reached. That state counts
+/// lines and columns from where it was made, so the shift to the body's count is kept beside it for the one place that
+/// reads them, a syntax error's location.
+/// </para>
 /// </remarks>
 internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byte> pool) : IDisposable
 {
@@ -36,6 +42,14 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
     private static readonly string[] EnvelopeMembers = ["widgets"];
 
+    // A body that ends with a widget's closing brace, on line 0 at column WidgetEnd.Length.
+    private static ReadOnlySpan<byte> WidgetEnd => "{\"widgets\":[{\"id\":\"\"}"u8;
+
+    // A tokenizer's state just after a widget's closing brace, for the tokenizer to go on from after a widget it did not
+    // read (CanonicalWidgetShape). States at any two such points differ only in the line and column they count from, and
+    // this one counts from line 0, column WidgetEndColumn.
+    private static readonly JsonReaderState WidgetEndState = StateAfter(WidgetEnd);
+
     private readonly ParkedMembers _parked = new(pool);
     private JsonReaderState _state = new(EnvelopeParser.ReaderOptions);
     private TranscodePhase _phase = TranscodePhase.Root;
@@ -45,6 +59,25 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     private long _offset;
     private long _lines;
     private long _lineStart;
+
+    // Where in the buffer the tokenizer started (after the last widget read without it), and whether widgets may be
+    // read without it here: only in one segment, where a widget's bytes are one span. The line feeds are counted as far
+    // as the last such widget, so that counting them stays linear however many widgets a buffer holds.
+    private long _readerStart;
+    private long _countedTo;
+    private long _countedLines;
+    private long _countedLineStart;
+
+    // Where in the body the widget after the last one copied starts, if it was found not to be in canonical shape, so
+    // that it is not tried twice.
+    private long _shapeRefusedAt = -1;
+    private bool _isFinalBlock;
+    private bool _shapeAllowed;
+
+    // What turns the tokenizer's line and column into the body's once it has gone on from WidgetEndState: the body's
+    // line at that point, and the body's column there less WidgetEndColumn. Zero while it never has.
+    private long _lineShift;
+    private long _columnShift;
 
     private long _written;
     private bool _rootIsNull;
@@ -139,8 +172,13 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     private long ReadPiece(ReadOnlySequence<byte> piece, bool isFinalBlock, long untilPast, ref BufferCursor cursor)
     {
         _buffer = piece;
+        _readerStart = 0;
+        (_countedTo, _countedLines, _countedLineStart) = (0, _lines, _lineStart);
+        _isFinalBlock = isFinalBlock;
+        _shapeAllowed = piece.IsSingleSegment && untilPast == long.MaxValue;
+        var (lineShift, columnShift) = (_lineShift, _columnShift);
         var reader = new Utf8JsonReader(piece, isFinalBlock, _state);
-        while (reader.BytesConsumed < untilPast && ReadToken(ref reader))
+        while (_readerStart + reader.BytesConsumed < untilPast && ReadToken(ref reader))
         {
             switch (_phase)
             {
@@ -170,10 +208,12 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
         if (SyntaxErrorPending)
         {
+            // The error is found again from the state this piece started with, which counts lines and columns as then.
+            (_lineShift, _columnShift) = (lineShift, columnShift);
             return 0;
         }
 
-        var consumed = reader.BytesConsumed;
+        var consumed = _readerStart + reader.BytesConsumed;
         _state = reader.CurrentState;
         CountLines(piece.Slice(0, consumed), ref _lines, ref _lineStart, _offset);
         _offset += consumed;
@@ -202,7 +242,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         }
         catch (JsonException e)
         {
-            throw TranscodeErrors.Syntax(e, Path());
+            throw TranscodeErrors.Syntax(e, Path(), _lineShift, _columnShift);
         }
         finally
         {
@@ -308,6 +348,11 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                     cursor.Write((byte)',');
                 }
 
+                if (_shapeAllowed && CopyCanonicalWidgets(ref reader, ref cursor))
+                {
+                    break;
+                }
+
                 _seen = 0;
                 _next = 0;
                 _parked.Clear();
@@ -338,6 +383,49 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             default:
                 throw TranscodeErrors.CannotConvert(typeof(Widget), At(ref reader));
         }
+    }
+
+    // Writes the widget whose opening brace the reader has just read, if it is in canonical shape, and the widgets that
+    // follow it at once in that shape too, then moves the reader past them; leaves both alone if the first is not.
+    private bool CopyCanonicalWidgets(ref Utf8JsonReader reader, ref BufferCursor cursor)
+    {
+        var start = _readerStart + reader.TokenStartIndex;
+        var buffer = _buffer.FirstSpan;
+        var end = (int)start;
+        if (_offset + start == _shapeRefusedAt)
+        {
+            // Already refused, as the widget after the last one copied.
+            return false;
+        }
+
+        var length = CanonicalWidgetShape.Copy(buffer[end..], comma: false, ref cursor);
+        if (length < 0)
+        {
+            return false;
+        }
+
+        do
+        {
+            _index++;
+            end += length;
+            var next = buffer.Length - end > 1 && buffer[end] == ',' && buffer[end + 1] == '{'
+                ? CanonicalWidgetShape.Copy(buffer[(end + 1)..], comma: true, ref cursor)
+                : -1;
+            length = next < 0 ? -1 : next + 1;
+        }
+        while (length >= 0);
+
+        _shapeRefusedAt = _offset + end + 1;
+
+        // The tokenizer goes on after the last widget copied, from the state it would be in there, with its count of
+        // lines and columns moved to the body's.
+        _readerStart = end;
+        CountLines(buffer[(int)_countedTo..end], ref _countedLines, ref _countedLineStart, _offset + _countedTo);
+        _countedTo = end;
+        _lineShift = _countedLines;
+        _columnShift = _offset + end - _countedLineStart - WidgetEnd.Length;
+        reader = new Utf8JsonReader(buffer[end..], _isFinalBlock, WidgetEndState);
+        return true;
     }
 
     private void WidgetMember(ref Utf8JsonReader reader, ref BufferCursor cursor)
@@ -472,6 +560,12 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         if (!reader.ValueIsEscaped && !reader.HasValueSequence)
         {
             var text = reader.ValueSpan;
+            if (Ascii.IsValid(text))
+            {
+                cursor.WriteAll(text);
+                return;
+            }
+
             if (!Utf8.IsValid(text))
             {
                 throw TranscodeErrors.CannotConvert(typeof(string), At(ref reader));
@@ -559,8 +653,20 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         var path = member is null ? Path() : TranscodeErrors.Member(Path(), member);
         var lines = _lines;
         var lineStart = _lineStart;
-        CountLines(_buffer.Slice(0, reader.BytesConsumed), ref lines, ref lineStart, _offset);
-        return new TextLocation(path, lines, _offset + reader.BytesConsumed - lineStart);
+        var consumed = _readerStart + reader.BytesConsumed;
+        CountLines(_buffer.Slice(0, consumed), ref lines, ref lineStart, _offset);
+        return new TextLocation(path, lines, _offset + consumed - lineStart);
+    }
+
+    // The state of a tokenizer that has read every token of json, which ends with a token.
+    private static JsonReaderState StateAfter(ReadOnlySpan<byte> json)
+    {
+        var reader = new Utf8JsonReader(json, isFinalBlock: false, new JsonReaderState(EnvelopeParser.ReaderOptions));
+        while (reader.BytesConsumed < json.Length && reader.Read())
+        {
+        }
+
+        return reader.CurrentState;
     }
 
     // Adds the line feeds in bytes, which start at offset in the body, to lines, and moves lineStart past the last.
@@ -568,15 +674,18 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     {
         foreach (var segment in bytes)
         {
-            var span = segment.Span;
-            var last = span.LastIndexOf((byte)'\n');
-            if (last >= 0)
-            {
-                lines += span.Count((byte)'\n');
-                lineStart = offset + last + 1;
-            }
+            CountLines(segment.Span, ref lines, ref lineStart, offset);
+            offset += segment.Length;
+        }
+    }
 
-            offset += span.Length;
+    private static void CountLines(ReadOnlySpan<byte> bytes, ref long lines, ref long lineStart, long offset)
+    {
+        var last = bytes.LastIndexOf((byte)'\n');
+        if (last >= 0)
+        {
+            lines += bytes.Count((byte)'\n');
+            lineStart = offset + last + 1;
         }
     }
 }

@@ -19,6 +19,12 @@ namespace Signing.Transcoding;
 /// as <see cref="EnvelopeParser"/>; the differential tests hold it to both.
 /// </para>
 /// <para>
+/// Time: a widget that arrives as the canonical document writes it (members in order, no whitespace, plain ASCII
+/// text) is checked and copied without the tokenizer, so a body from a client that sends canonical JSON costs less
+/// than tokenizing it would, and any other body costs what tokenizing it, checking each value and writing it cost
+/// (docs/benchmarks.md, question 4).
+/// </para>
+/// <para>
 /// Allocation per sign does not depend on the body: the signature strings and their array, the array of hash states,
 /// a small sink object, the transcoder's state and, when a read does not complete at once, the two async state
 /// machines. Measured with the body read synchronously 4 KB at a time, that is 1,216 bytes whether the envelope has 30

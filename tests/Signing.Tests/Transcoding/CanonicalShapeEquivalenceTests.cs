@@ -1,0 +1,116 @@
+using System.Text;
+using Signing.Generation;
+
+namespace Signing.Tests.Transcoding;
+
+/// <summary>
+/// The transcoder copies a widget that arrives in canonical shape without tokenizing it (CanonicalWidgetShape) and goes
+/// on tokenizing after it. These bodies sit on the edge of that shape, so that every way of leaving it, and every error
+/// after a copied widget (whose line and column the transcoder counts itself), is answered as the object path answers.
+/// </summary>
+public sealed class CanonicalShapeEquivalenceTests
+{
+    // Bytes that end, break or bend the shape: delimiters, hex digits either side of a Guid's range, the instant's
+    // letters, whitespace, control characters, DEL, and the starts of longer UTF-8 characters.
+    private static readonly byte[] Damage =
+        [.. "\"\\{}[],:0 9aAfFgG-TtZz.+ \n\r\t"u8, 0x00, 0x1F, 0x7F, 0x80, 0xC2, 0xC3, 0xE2, 0xF0, 0xFF];
+
+    [Fact]
+    public void Canonical_bodies_damaged_at_any_byte_are_answered_alike()
+    {
+        // Damage past the first widgets lands after copied ones, so an error's column is the transcoder's own count.
+        AssertDamagedAlike(Bodies.Canonical(6, seed: 7), seed: 1);
+    }
+
+    [Fact]
+    public void Canonical_widgets_on_lines_of_their_own_damaged_at_any_byte_are_answered_alike()
+    {
+        // Line feeds between copied widgets: an error's line is counted across widgets the tokenizer never read.
+        var compact = Encoding.UTF8.GetString(Bodies.Canonical(6, seed: 8));
+        var widgets = compact["{\"widgets\":[".Length..^"]}".Length].Replace("},{", "},\n  \r\n{", StringComparison.Ordinal);
+        AssertDamagedAlike(Encoding.UTF8.GetBytes("{\"widgets\":[\n" + widgets + "\n]}\n"), seed: 2);
+    }
+
+    [Fact]
+    public void Awkward_text_in_canonical_order_is_answered_alike()
+    {
+        // Escapes, non-ASCII and control characters in otherwise canonical widgets: the shape refuses them, the
+        // tokenizer reads them, and the widgets on either side are copied.
+        BothPaths.AssertSame(Enumerable.Range(0, 40).Select(seed => Bodies.Canonical(5, seed, GeneratedText.Awkward)));
+    }
+
+    [Theory]
+    [InlineData("\"6F9619FF-8B86-D011-B42D-00CF4FC964FF\"")]
+    [InlineData("\"6f9619ff-8b86-d011-b42d-00cf4fc964fG\"")]
+    [InlineData("\"6f9619ff8b86-d011-b42d-00cf4fc964ff0\"")]
+    [InlineData("\"{6f9619ff-8b86-d011-b42d-00cf4fc964ff}\"")]
+    [InlineData("\"6f9619ff-8b86-d011-b42d-00cf4fc964f\"")]
+    [InlineData("\"6f9619ff-8b86-d011-b42d-00cf4fc964fff\"")]
+    [InlineData("\" 6f9619ff-8b86-d011-b42d-00cf4fc964f\"")]
+    [InlineData("\"+f9619ff-8b86-d011-b42d-00cf4fc964ff\"")]
+    public void Guids_near_the_shape_are_answered_alike(string id) =>
+        BothPaths.AssertSame(Between(EnvelopeJson.Widget("id", id)));
+
+    [Theory]
+    [InlineData("2024-03-10T10:34:56Z")]
+    [InlineData("2024-03-10T10:34:56.5Z")]
+    [InlineData("2024-03-10T10:34:56.1234567Z")]
+    [InlineData("2024-03-10T10:34:56.12345678Z")]
+    [InlineData("2024-03-10T10:34:56.000Z")]
+    [InlineData("2024-03-10T10:34:56.7890Z")]
+    [InlineData("2024-03-10T10:34:56+01:30")]
+    [InlineData("2024-03-10T00:10:00-05:00")]
+    [InlineData("2024-03-10T10:34:56")]
+    [InlineData("2024-03-10T10:34")]
+    [InlineData("2024-03-10")]
+    [InlineData("2024-02-29T23:59:59Z")]
+    [InlineData("2023-02-29T23:59:59Z")]
+    [InlineData("2024-03-10T24:00:00Z")]
+    [InlineData("2024-03-10T23:59:60Z")]
+    [InlineData("2024-03-10t10:34:56z")]
+    [InlineData("2024-03-10 10:34:56Z")]
+    [InlineData("0001-01-01T00:00:00Z")]
+    [InlineData("0000-01-01T00:00:00Z")]
+    [InlineData("2024-13-10T10:34:56Z")]
+    [InlineData("2024-00-10T10:34:56Z")]
+    [InlineData("2024-03-00T10:34:56Z")]
+    [InlineData("2024-04-31T10:34:56Z")]
+    [InlineData("2024-03-10T10:60:56Z")]
+    [InlineData("2024-03-10T10:34:56.Z")]
+    [InlineData("2024-03-10T10:34:56.1x3Z")]
+    [InlineData("2024-03-10T10:34:56.10Z")]
+    [InlineData("2024-0a-10T10:34:56Z")]
+    [InlineData("9999-12-31T23:59:59.9999999Z")]
+    [InlineData("0001-01-01T00:00:00+01:00")]
+    [InlineData("")]
+    public void Instants_near_the_shape_are_answered_alike(string instant) =>
+        BothPaths.AssertSame(Between(EnvelopeJson.Widget("createdUtc", "\"" + instant + "\"")));
+
+    // The widget between two that are copied, so that it is reached after a copy and one is tried after it.
+    private static IEnumerable<string> Between(string widget) =>
+        [EnvelopeJson.Envelope(EnvelopeJson.Widget(), widget, EnvelopeJson.Widget()), EnvelopeJson.Envelope(widget)];
+
+    // Every position once with a damaging byte, then more at random: replaced, inserted or removed.
+    private static void AssertDamagedAlike(byte[] body, int seed)
+    {
+#pragma warning disable CA5394 // Not for security: reproducible damage.
+        var random = new Random(seed);
+        var bodies = new List<byte[]>();
+        for (var at = 0; at < body.Length; at++)
+        {
+            var damaged = (byte[])body.Clone();
+            damaged[at] = Damage[random.Next(Damage.Length)];
+            bodies.Add(damaged);
+        }
+
+        for (var i = 0; i < 500; i++)
+        {
+            var at = random.Next(body.Length);
+            var value = random.Next(2) == 0 ? Damage[random.Next(Damage.Length)] : (byte)random.Next(256);
+            bodies.Add(random.Next(2) == 0 ? [.. body[..at], value, .. body[at..]] : [.. body[..at], .. body[(at + 1)..]]);
+        }
+#pragma warning restore CA5394
+
+        BothPaths.AssertSame(bodies, seed);
+    }
+}
