@@ -77,6 +77,8 @@ public sealed class SigningKeyTests
     // The problem goes into a start-up error after the setting's name, so its wording is what an operator reads.
     [Theory]
     [InlineData(null, "is missing")]
+    [InlineData("", "is missing")]
+    [InlineData(" \t\r\n", "is missing")]
     [InlineData("not base64!", "is not valid base64")]
     [InlineData("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg==", "decodes to 31 bytes; at least 32 are required")]
     public void Each_problem_says_what_is_wrong(string? base64, string expected)
