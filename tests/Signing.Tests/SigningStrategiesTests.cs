@@ -46,7 +46,7 @@ public sealed class SigningStrategiesTests
     public void Names_that_differ_only_in_case_are_refused()
     {
         Assert.Throws<ArgumentException>(() => new SigningStrategies([new Utf8Signer(TestData.Key), new Renamed("UTF8")]));
-        Assert.Throws<ArgumentNullException>(() => new SigningStrategies(null!));
+        Assert.Equal("strategies", Assert.Throws<ArgumentNullException>(() => new SigningStrategies(null!)).ParamName);
     }
 
     private sealed class Renamed(string name) : ISigningStrategy
