@@ -152,6 +152,22 @@ public sealed class EnvelopeErrorDetailTests
         Assert.Null(e.Position);
     }
 
+    [Fact]
+    public void An_empty_path_is_no_path()
+    {
+        Assert.Null(new EnvelopeFormatException("m", string.Empty, 1, 1, null).Path);
+        Assert.Equal("widgets", new EnvelopeFormatException("m", "widgets", 1, 1, null).Path);
+    }
+
+    [Fact]
+    public void The_instant_converter_only_reads()
+    {
+        // Output is Newtonsoft's (CanonicalJson); writing with the reading options is a mistake, said as such.
+        var e = Assert.Throws<NotSupportedException>(() => JsonSerializer.Serialize(new DateTime(2024, 3, 10, 0, 0, 0, DateTimeKind.Utc), EnvelopeParser.Options));
+
+        Assert.StartsWith("Input only", e.Message, StringComparison.Ordinal);
+    }
+
     private static EnvelopeFormatException ParseFails(string json) =>
         Assert.Throws<EnvelopeFormatException>(() => EnvelopeParser.Parse(Encoding.UTF8.GetBytes(json)));
 }

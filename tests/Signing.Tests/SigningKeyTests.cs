@@ -118,6 +118,7 @@ public sealed class SigningKeyTests
         Assert.DoesNotContain(Convert.ToHexString(material)[..16], text, StringComparison.OrdinalIgnoreCase);
         Assert.DoesNotContain(BitConverter.ToString(material)[..16], text, StringComparison.OrdinalIgnoreCase);
         Assert.DoesNotContain(string.Join(", ", material.Take(8)), text, StringComparison.Ordinal);
+        Assert.Equal("SigningKey(redacted)", text);
         Assert.Equal(text, $"{key}");
     }
 

@@ -10,6 +10,10 @@ namespace Signing.Tests.Hashing;
 public sealed class HmacStreamTests
 {
     // python3 -c "import hmac,hashlib; print(hmac.new(b'0123456789abcdef0123456789abcdef', b'bcdefxyz', hashlib.sha256).hexdigest())"
+    private const string NotKept = "The bytes are hashed, not kept.";
+
+    private const string WriteOnly = "The stream is write-only.";
+
     private const string MacOfBcdefxyz = "c4a5afbc6db982aab4565f4e51792bb414870b576a78643614a115d746b8f86c";
 
     [Fact]
@@ -35,11 +39,11 @@ public sealed class HmacStreamTests
         Assert.True(stream.CanWrite);
         Assert.False(stream.CanRead);
         Assert.False(stream.CanSeek);
-        Assert.Throws<NotSupportedException>(() => stream.Length);
-        Assert.Throws<NotSupportedException>(() => stream.Position);
-        Assert.Throws<NotSupportedException>(() => stream.Position = 0);
-        Assert.Throws<NotSupportedException>(() => stream.Read(new byte[1], 0, 1));
-        Assert.Throws<NotSupportedException>(() => stream.Seek(0, SeekOrigin.Begin));
-        Assert.Throws<NotSupportedException>(() => stream.SetLength(0));
+        Assert.Equal(NotKept, Assert.Throws<NotSupportedException>(() => stream.Length).Message);
+        Assert.Equal(NotKept, Assert.Throws<NotSupportedException>(() => stream.Position).Message);
+        Assert.Equal(NotKept, Assert.Throws<NotSupportedException>(() => stream.Position = 0).Message);
+        Assert.Equal(WriteOnly, Assert.Throws<NotSupportedException>(() => stream.Read(new byte[1], 0, 1)).Message);
+        Assert.Equal(WriteOnly, Assert.Throws<NotSupportedException>(() => stream.Seek(0, SeekOrigin.Begin)).Message);
+        Assert.Equal(WriteOnly, Assert.Throws<NotSupportedException>(() => stream.SetLength(0)).Message);
     }
 }
