@@ -74,6 +74,29 @@ public sealed class SigningKeyTests
         }
     }
 
+    // The problem goes into a start-up error after the setting's name, so its wording is what an operator reads.
+    [Theory]
+    [InlineData(null, "is missing")]
+    [InlineData("", "is missing")]
+    [InlineData(" \t\r\n", "is missing")]
+    [InlineData("not base64!", "is not valid base64")]
+    [InlineData("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg==", "decodes to 31 bytes; at least 32 are required")]
+    public void Each_problem_says_what_is_wrong(string? base64, string expected)
+    {
+        Assert.False(SigningKey.TryParseBase64(base64, out _, out var problem));
+        Assert.Equal(expected, problem);
+        Assert.Equal($"The signing key {expected}.", Assert.Throws<FormatException>(() => SigningKey.FromBase64(base64)).Message);
+    }
+
+    [Fact]
+    public void Constructor_says_how_short_the_material_is()
+    {
+        var e = Assert.Throws<ArgumentException>(() => new SigningKey(Bytes(31)));
+
+        Assert.Equal("material", e.ParamName);
+        Assert.StartsWith("A signing key needs at least 32 bytes; this one has 31.", e.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Constructor_refuses_31_bytes_and_accepts_32()
     {
@@ -95,6 +118,7 @@ public sealed class SigningKeyTests
         Assert.DoesNotContain(Convert.ToHexString(material)[..16], text, StringComparison.OrdinalIgnoreCase);
         Assert.DoesNotContain(BitConverter.ToString(material)[..16], text, StringComparison.OrdinalIgnoreCase);
         Assert.DoesNotContain(string.Join(", ", material.Take(8)), text, StringComparison.Ordinal);
+        Assert.Equal("SigningKey(redacted)", text);
         Assert.Equal(text, $"{key}");
     }
 

@@ -30,6 +30,7 @@ internal sealed class HmacSink : IBufferWriter<byte>
     {
         ArgumentOutOfRangeException.ThrowIfZero(hashes.Length);
         _hash = hashes[0];
+        // Stryker disable once Conditional,Equality : equivalent, as one hash fed through the loop gets the same bytes; null only skips the loop.
         _hashes = hashes.Length > 1 ? hashes : null;
         _buffer = buffer;
     }
