@@ -124,7 +124,8 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     {
         var cursor = new BufferCursor(output);
         var rest = buffer;
-        long consumed;
+        // Set before the loop, which always sets it, so that Stryker's mutants of the loop still compile.
+        long consumed = 0;
         while (true)
         {
             if (rest.IsSingleSegment)

@@ -57,7 +57,8 @@ public sealed class TranscodingSigner
     public TranscodingSigner(IReadOnlyList<SigningKey> keys, ArrayPool<byte>? pool = null)
     {
         ArgumentNullException.ThrowIfNull(keys);
-        ArgumentOutOfRangeException.ThrowIfZero(keys.Count);
+        // The type is spelled out so that Stryker's mutants of the argument still compile.
+        ArgumentOutOfRangeException.ThrowIfZero<int>(keys.Count);
         _keys = [.. keys];
         foreach (var key in _keys)
         {
