@@ -104,6 +104,24 @@ public sealed class InFlightBudgetTests
     }
 
     [Fact]
+    public void Raising_a_charge_that_holds_the_whole_budget_to_what_it_holds_succeeds()
+    {
+        using var budget = new InFlightBudget(4 * KiB);
+        using var charge = budget.Open();
+        Assert.True(charge.TryRaiseTo(4 * KiB));
+
+        Assert.True(charge.TryRaiseTo(4 * KiB));
+
+        Assert.Equal(0, budget.Refused);
+    }
+
+    [Fact]
+    public void A_budget_of_more_permits_than_the_limiter_counts_is_refused_not_wrapped()
+    {
+        Assert.Throws<OverflowException>(() => new InFlightBudget(((long)int.MaxValue + 1) * KiB));
+    }
+
+    [Fact]
     public void A_refused_raise_keeps_what_was_charged_before()
     {
         using var budget = new InFlightBudget(4 * KiB);

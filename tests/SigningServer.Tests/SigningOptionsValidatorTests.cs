@@ -60,6 +60,20 @@ public sealed class SigningOptionsValidatorTests
     }
 
     [Fact]
+    public void Missing_options_are_refused_by_name()
+    {
+        Assert.Equal("options", Assert.Throws<ArgumentNullException>(() => Validator().Validate(null, null!)).ParamName);
+    }
+
+    [Fact]
+    public void Bad_single_key_names_its_setting_and_environment_variable()
+    {
+        var failure = Assert.Single(Failures(WithKey(ThirtyOneByteKey)));
+
+        Assert.StartsWith("Signing:Key (environment variable Signing__Key) ", failure, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Bad_key_under_a_valid_id_names_its_setting_and_environment_variable()
     {
         var options = new SigningOptions { Keys = { ["next"] = ThirtyOneByteKey } };

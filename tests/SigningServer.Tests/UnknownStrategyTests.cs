@@ -54,7 +54,7 @@ public sealed class UnknownStrategyTests(SigningServerFactory factory) : IClassF
         using var response = await client.PostAsync("/api/sign?strategy=" + name, Bodies.Json(Bodies.Canonical(1, 1)));
 
         var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
-        Assert.StartsWith($"There is no strategy named '{name}'. ", ProblemResponse.Detail(problem), StringComparison.Ordinal);
+        Assert.Equal($"There is no strategy named '{name}'. Valid names: {string.Join(", ", factory.StrategyNames)}.", ProblemResponse.Detail(problem));
     }
 
     [Fact]
