@@ -46,26 +46,28 @@ internal sealed class GuardedBodyStream : Stream
     /// <inheritdoc/>
     public override bool CanRead => true;
 
-    // Stryker disable all : Stream's contract, which nothing in the service reaches: the class is internal and its two
-    // readers (CopyToAsync with a buffer size, and StreamPipeReader) call only ReadAsync(Memory<byte>). Restored below.
+    // The members marked "unreachable" below are Stream's contract, which nothing in the service reaches: the class is
+    // internal and its two readers (CopyToAsync with a buffer size, and StreamPipeReader) call only ReadAsync(Memory<byte>).
 
     /// <inheritdoc/>
+    // Stryker disable once all : unreachable (see above).
     public override bool CanSeek => false;
 
     /// <inheritdoc/>
+    // Stryker disable once all : unreachable (see above).
     public override bool CanWrite => false;
 
     /// <inheritdoc/>
+    // Stryker disable once all : unreachable (see above).
     public override long Length => throw new NotSupportedException("A request body's length is known once it has been read.");
 
     /// <inheritdoc/>
+    // Stryker disable once all : unreachable (see above).
     public override long Position
     {
         get => BytesRead;
         set => throw new NotSupportedException("A request body is read once, forwards.");
     }
-
-    // Stryker restore all
 
     /// <inheritdoc/>
     /// <exception cref="BadHttpRequestException">413, 408 or 400, as the class describes.</exception>
@@ -142,9 +144,8 @@ internal sealed class GuardedBodyStream : Stream
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
         ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
-    // Stryker disable all : Stream's contract again, out of every caller's reach (see above). Restored below.
-
     /// <inheritdoc/>
+    // Stryker disable once all : unreachable (see above).
     public override int Read(byte[] buffer, int offset, int count) =>
         throw new NotSupportedException("A request body is read asynchronously: a synchronous read would block a thread per request.");
 
@@ -155,20 +156,20 @@ internal sealed class GuardedBodyStream : Stream
     }
 
     /// <inheritdoc/>
+    // Stryker disable once all : unreachable (see above).
     public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException("A request body is read once, forwards.");
 
     /// <inheritdoc/>
+    // Stryker disable once all : unreachable (see above).
     public override void SetLength(long value) => throw new NotSupportedException("A request body is read-only.");
 
     /// <inheritdoc/>
+    // Stryker disable once all : unreachable (see above).
     public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException("A request body is read-only.");
 
-    // Stryker restore all
-
-    // Stryker disable all : disposing frees the stall source, whose timer is already stopped after every read, and
-    // Stream's own Dispose(bool) does nothing; no caller can tell whether it ran.
-
     /// <inheritdoc/>
+    // Stryker disable once all : disposing frees the stall source, whose timer is already stopped after every read, and
+    // Stream's own Dispose(bool) does nothing; no caller can tell whether it ran.
     protected override void Dispose(bool disposing)
     {
         if (disposing)
