@@ -22,6 +22,7 @@ public sealed class ContentTypeTests(SigningServerFactory factory) : IClassFixtu
 
         var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.UnsupportedMediaType);
         Assert.Contains("application/json", ProblemResponse.Detail(problem), StringComparison.Ordinal);
+        Assert.Contains($"got '{contentType}'", ProblemResponse.Detail(problem), StringComparison.Ordinal);
         await ServerHealth.AssertStillSigningAsync(client, factory);
     }
 

@@ -72,6 +72,18 @@ public sealed class DirectInvocationTests
         Assert.DoesNotContain("too short", exception.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Both_endpoints_refuse_a_missing_request_by_name()
+    {
+        await using var services = TestServices.Build(TestKey.Base64);
+
+        var sign = await Assert.ThrowsAsync<ArgumentNullException>(() => services.GetRequiredService<SignEndpoint>().HandleAsync(null!, CancellationToken.None));
+        var verify = await Assert.ThrowsAsync<ArgumentNullException>(() => services.GetRequiredService<VerifyEndpoint>().HandleAsync(null!, CancellationToken.None));
+
+        Assert.Equal("request", sign.ParamName);
+        Assert.Equal("request", verify.ParamName);
+    }
+
     private static async Task<(int Status, string ContentType, JsonElement Json)> InvokeAsync(
         IServiceProvider services, byte[] body, string contentType, string query)
     {

@@ -18,6 +18,17 @@ public sealed class EmptyBodyTests(SigningServerFactory factory) : IClassFixture
     }
 
     [Fact]
+    public async Task Empty_body_is_400_with_transcode_too()
+    {
+        using var client = factory.CreateClient();
+
+        using var response = await client.PostAsync("/api/sign?strategy=transcode", Bodies.Json([]));
+
+        var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
+        Assert.Equal("Empty body", problem.GetProperty("title").GetString());
+    }
+
+    [Fact]
     public async Task Empty_body_without_content_length_is_400()
     {
         using var client = factory.CreateStreamingClient();

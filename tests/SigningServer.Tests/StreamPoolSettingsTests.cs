@@ -46,6 +46,66 @@ public sealed class StreamPoolSettingsTests
         AssertValid(options, valid, "MaximumBufferSize");
     }
 
+    [Fact]
+    public void The_defaults_are_the_documented_ones()
+    {
+        var options = StreamPoolSettings.DefaultOptions();
+
+        Assert.Equal(128 * 1024, options.BlockSize);
+        Assert.Equal(1024 * 1024, options.LargeBufferMultiple);
+        Assert.Equal(8 * 1024 * 1024, options.MaximumBufferSize);
+        Assert.False(options.UseExponentialLargeBuffer);
+        Assert.Equal(128L * 1024 * 1024, options.MaximumSmallPoolFreeBytes);
+        Assert.Equal(8L * 1024 * 1024, options.MaximumLargePoolFreeBytes);
+        Assert.True(options.ThrowExceptionOnToArray);
+    }
+
+    [Fact]
+    public void Missing_options_are_refused_by_name()
+    {
+        Assert.Equal("options", Assert.Throws<ArgumentNullException>(() => StreamPoolSettings.Validate(null!).ToList()).ParamName);
+    }
+
+    [Theory]
+    [InlineData(1024 * 1024, true)]
+    [InlineData((1024 * 1024) - 1024, false)]
+    public void Largest_buffer_may_be_exactly_one_block(int maximumBufferSize, bool valid)
+    {
+        var options = StreamPoolSettings.DefaultOptions();
+        options.BlockSize = 1024 * 1024;
+        options.LargeBufferMultiple = 1024;
+        options.MaximumBufferSize = maximumBufferSize;
+
+        AssertValid(options, valid, "MaximumBufferSize");
+    }
+
+    [Theory]
+    [InlineData(6000, true)]
+    [InlineData(9000, false)]
+    public void Exponential_sizes_count_multiples_even_of_a_multiple_that_is_no_power_of_two(int maximumBufferSize, bool valid)
+    {
+        // 6,000 is 3,000 times 2, a power of two; 9,000 is 3,000 times 3.
+        var options = StreamPoolSettings.DefaultOptions();
+        options.BlockSize = 1024;
+        options.LargeBufferMultiple = 3000;
+        options.UseExponentialLargeBuffer = true;
+        options.MaximumBufferSize = maximumBufferSize;
+
+        AssertValid(options, valid, "MaximumBufferSize");
+    }
+
+    [Theory]
+    [InlineData(false, "Signing:RecyclableMemoryStream:MaximumBufferSize must be at least BlockSize and a multiple of LargeBufferMultiple.")]
+    [InlineData(true, "Signing:RecyclableMemoryStream:MaximumBufferSize must be at least BlockSize and LargeBufferMultiple times a power of two.")]
+    public void Largest_buffer_failure_states_the_rule_of_its_mode(bool exponential, string expected)
+    {
+        var options = StreamPoolSettings.DefaultOptions();
+        options.UseExponentialLargeBuffer = exponential;
+        options.MaximumBufferSize = (3 * 1024 * 1024) + 1;
+
+        Assert.Equal([expected], StreamPoolSettings.Validate(options));
+    }
+
     [Theory]
     [InlineData(-1L, false)]
     [InlineData(0L, false)]

@@ -11,10 +11,14 @@ namespace SigningServer.Tests;
 /// </summary>
 internal static class TestServices
 {
-    public static ServiceProvider Build(string key)
+    public static ServiceProvider Build(string key) =>
+        Build(new Dictionary<string, string?> { ["Signing:Key"] = key });
+
+    /// <summary>The services configured with <paramref name="settings"/> (which must include a key) instead of a key alone.</summary>
+    public static ServiceProvider Build(IEnumerable<KeyValuePair<string, string?>> settings)
     {
         var configuration = new ConfigurationBuilder()
-            .AddInMemoryCollection(new Dictionary<string, string?> { ["Signing:Key"] = key })
+            .AddInMemoryCollection(settings)
             .Build();
         var services = new ServiceCollection();
         services.AddSingleton<IConfiguration>(configuration);

@@ -43,6 +43,32 @@ public sealed class UnknownStrategyTests(SigningServerFactory factory) : IClassF
         await ServerHealth.AssertStillSigningAsync(client, factory);
     }
 
+    [Theory]
+    [InlineData(63)]
+    [InlineData(64)]
+    public async Task Strategy_name_of_up_to_64_characters_is_echoed_in_full(int length)
+    {
+        using var client = factory.CreateClient();
+        var name = new string('x', length);
+
+        using var response = await client.PostAsync("/api/sign?strategy=" + name, Bodies.Json(Bodies.Canonical(1, 1)));
+
+        var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
+        Assert.Equal($"There is no strategy named '{name}'. Valid names: {string.Join(", ", factory.StrategyNames)}.", ProblemResponse.Detail(problem));
+    }
+
+    [Fact]
+    public async Task Strategy_name_of_65_characters_is_cut_to_64_and_an_ellipsis()
+    {
+        using var client = factory.CreateClient();
+        var name = new string('x', 64) + "y";
+
+        using var response = await client.PostAsync("/api/sign?strategy=" + name, Bodies.Json(Bodies.Canonical(1, 1)));
+
+        var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
+        Assert.StartsWith($"There is no strategy named '{new string('x', 64)}\u2026'. ", ProblemResponse.Detail(problem), StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Strategy_given_twice_is_400()
     {

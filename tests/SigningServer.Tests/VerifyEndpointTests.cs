@@ -79,6 +79,7 @@ public sealed class VerifyEndpointTests(SigningServerFactory factory) : IClassFi
 
         var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.Unauthorized);
         Assert.Equal("Signature mismatch", problem.GetProperty("title").GetString());
+        Assert.Equal("The signature does not match the envelope under any configured key.", ProblemResponse.Detail(problem));
         Assert.Equal(0, factory.Pool.InUseBytes);
     }
 

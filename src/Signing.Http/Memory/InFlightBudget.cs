@@ -60,6 +60,7 @@ public sealed class InFlightBudget : IDisposable
                 return lease;
             }
 
+            // Stryker disable once Statement : a lease that was not acquired holds nothing; disposing it is tidiness.
             lease.Dispose();
         }
 

@@ -46,6 +46,8 @@ public sealed class InFlightCharge : IDisposable
             lease.Dispose();
         }
 
+        // Stryker disable once Statement : the leases are already given back, and disposing one twice does nothing, so
+        // keeping them in the list shows only as memory.
         _leases.Clear();
         Bytes = 0;
     }

@@ -1,0 +1,115 @@
+using System.Text.Json;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+using Signing.Http;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// How a read of the body can fail, each answered as what it is: a silent client is a 408 that closes the connection,
+/// a connection lost mid-body or a body that does not decompress is the client's 400 with its own detail, a body over
+/// the limit found while reading is a 413 that keeps the connection, and a fault of the server's own escapes.
+/// </summary>
+public sealed class BodyReadFailureTests
+{
+    [Fact]
+    public async Task A_silent_client_is_408_and_the_connection_is_closed()
+    {
+        await using var services = TestServices.Build(new Dictionary<string, string?>
+        {
+            ["Signing:Key"] = TestKey.Base64,
+            ["Signing:BodyStallTimeout"] = "00:00:01",
+        });
+        var context = DirectRequest.Post(services, "/api/sign", FailingBodyStream.Silent(), declaredLength: null);
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status408RequestTimeout, context.Response.StatusCode);
+        Assert.Equal("close", context.Response.Headers.Connection.ToString());
+        Assert.Equal("No part of the body arrived for 1 s; the request was cut off.", DirectRequest.ProblemDetail(context));
+    }
+
+    [Fact]
+    public async Task A_body_found_too_large_while_reading_is_413_and_keeps_the_connection()
+    {
+        await using var services = TestServices.Build(DirectRequest.WithBodyLimit(4096));
+        var context = DirectRequest.Post(services, "/api/sign", new ObservedBodyStream(Bodies.Padded(4097)), declaredLength: null);
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status413PayloadTooLarge, context.Response.StatusCode);
+        Assert.False(context.Response.Headers.ContainsKey("Connection"));
+    }
+
+    [Fact]
+    public async Task A_connection_lost_mid_body_is_the_clients_400()
+    {
+        await using var services = TestServices.Build(TestKey.Base64);
+        var context = DirectRequest.Post(services, "/api/sign", FailingBodyStream.Throwing(new IOException("reset")), declaredLength: null);
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status400BadRequest, context.Response.StatusCode);
+        Assert.Equal("The connection closed before the body was complete.", DirectRequest.ProblemDetail(context));
+    }
+
+    [Fact]
+    public async Task A_body_that_does_not_decompress_is_400_saying_so()
+    {
+        await using var services = TestServices.Build(TestKey.Base64);
+        var context = DirectRequest.Post(services, "/api/sign", new MemoryStream(Bodies.Canonical(1, 1)), declaredLength: null);
+        context.Request.Headers.ContentEncoding = "gzip";
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status400BadRequest, context.Response.StatusCode);
+        Assert.Equal("The body is not valid data of its Content-Encoding.", DirectRequest.ProblemDetail(context));
+    }
+
+    [Fact]
+    public async Task A_fault_that_is_not_the_clients_escapes()
+    {
+        // An InvalidOperationException is a client's bad data only from the Brotli decoder; from the body itself it is a fault.
+        await using var services = TestServices.Build(TestKey.Base64);
+        var failure = new InvalidOperationException("a broken stream");
+        var context = DirectRequest.Post(services, "/api/sign", FailingBodyStream.Throwing(failure), declaredLength: null);
+
+        var thrown = await Assert.ThrowsAsync<InvalidOperationException>(() => DirectRequest.SignAsync(context));
+
+        Assert.Same(failure, thrown);
+    }
+
+    [Fact]
+    public async Task A_full_budget_is_503_with_retry_after_counted_as_refused()
+    {
+        await using var services = TestServices.Build(new Dictionary<string, string?>
+        {
+            ["Signing:Key"] = TestKey.Base64,
+            ["Signing:MaxRequestBodyBytes"] = "4096",
+            ["Signing:MaxInFlightBytes"] = "1048576",
+        });
+        using var held = services.GetRequiredService<Signing.Http.Memory.InFlightBudget>().Open();
+        Assert.True(held.TryRaiseTo(1024 * 1024));
+        var context = DirectRequest.Post(services, "/api/sign", new ObservedBodyStream(Bodies.Canonical(1, 1)), declaredLength: null);
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status503ServiceUnavailable, context.Response.StatusCode);
+        Assert.Equal("1", context.Response.Headers.RetryAfter.ToString());
+        Assert.EndsWith("nothing of this request was signed. Retry after 1 s.", DirectRequest.ProblemDetail(context), StringComparison.Ordinal);
+        var stats = await StrategyStatsAsync(services, "recyclable");
+        Assert.Equal(1, stats.GetProperty("requests").GetInt64());
+        Assert.Equal(1, stats.GetProperty("refused").GetInt64());
+    }
+
+    private static async Task<JsonElement> StrategyStatsAsync(IServiceProvider services, string strategy)
+    {
+        var context = new DefaultHttpContext { RequestServices = services };
+        context.Request.Method = HttpMethods.Get;
+        using var body = new MemoryStream();
+        context.Response.Body = body;
+        await services.GetRequiredService<StatsEndpoint>().Handle(context.Request).ExecuteAsync(context);
+        using var document = JsonDocument.Parse(body.ToArray());
+        return document.RootElement.GetProperty("strategies").EnumerateArray().Single(s => s.GetProperty("name").GetString() == strategy).Clone();
+    }
+}

@@ -1,0 +1,58 @@
+using System.Globalization;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+using Signing.Http;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// A request handed straight to <see cref="SignEndpoint"/> or <see cref="VerifyEndpoint"/> on a
+/// <see cref="DefaultHttpContext"/>, as the Functions host hands it over, with a body stream and a declared length the
+/// test chooses, so it can watch how the body is read and cancel where no server would let it.
+/// </summary>
+internal static class DirectRequest
+{
+    /// <summary>A JSON POST to <paramref name="path"/> whose body is <paramref name="body"/>, declaring <paramref name="declaredLength"/>.</summary>
+    public static DefaultHttpContext Post(IServiceProvider services, string path, Stream body, long? declaredLength, string query = "")
+    {
+        var context = new DefaultHttpContext { RequestServices = services };
+        context.Request.Method = HttpMethods.Post;
+        context.Request.Path = path;
+        context.Request.QueryString = new QueryString(query);
+        context.Request.ContentType = "application/json";
+        context.Request.ContentLength = declaredLength;
+        context.Request.Body = body;
+        context.Response.Body = new MemoryStream();
+        return context;
+    }
+
+    /// <summary>Settings for services whose body limit is <paramref name="limit"/> bytes.</summary>
+    public static Dictionary<string, string?> WithBodyLimit(int limit) => new()
+    {
+        ["Signing:Key"] = TestKey.Base64,
+        ["Signing:MaxRequestBodyBytes"] = limit.ToString(CultureInfo.InvariantCulture),
+    };
+
+    /// <summary>Handles <paramref name="context"/> with <see cref="SignEndpoint"/> and executes the result onto it.</summary>
+    public static async Task SignAsync(HttpContext context, CancellationToken cancellationToken = default)
+    {
+        var result = await context.RequestServices.GetRequiredService<SignEndpoint>().HandleAsync(context.Request, cancellationToken);
+        await result.ExecuteAsync(context);
+    }
+
+    /// <summary>Handles <paramref name="context"/> with <see cref="VerifyEndpoint"/> and executes the result onto it.</summary>
+    public static async Task VerifyAsync(HttpContext context, CancellationToken cancellationToken = default)
+    {
+        var result = await context.RequestServices.GetRequiredService<VerifyEndpoint>().HandleAsync(context.Request, cancellationToken);
+        await result.ExecuteAsync(context);
+    }
+
+    /// <summary>The problem's <c>detail</c>, from a response executed onto <paramref name="context"/>.</summary>
+    public static string ProblemDetail(HttpContext context)
+    {
+        Assert.StartsWith(ProblemResponse.MediaType, context.Response.ContentType, StringComparison.Ordinal);
+        var body = ((MemoryStream)context.Response.Body).ToArray();
+        using var document = System.Text.Json.JsonDocument.Parse(body);
+        return document.RootElement.GetProperty("detail").GetString()!;
+    }
+}

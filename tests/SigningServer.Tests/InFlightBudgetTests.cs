@@ -1,0 +1,155 @@
+using Signing.Http.Memory;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// <see cref="InFlightBudget"/> and its <see cref="InFlightCharge"/>s without a server: whole KiB permits, a charge of
+/// exactly what is left fits and one byte more does not, a refused raise keeps what was charged before, and a charge
+/// gives everything back when it ends.
+/// </summary>
+public sealed class InFlightBudgetTests
+{
+    private const int KiB = InFlightBudget.BytesPerPermit;
+
+    [Theory]
+    [InlineData(KiB - 1, false)]
+    [InlineData(KiB, true)]
+    public void A_budget_holds_at_least_one_permit(long limitBytes, bool valid)
+    {
+        if (valid)
+        {
+            using var budget = new InFlightBudget(limitBytes);
+            Assert.Equal(limitBytes, budget.LimitBytes);
+        }
+        else
+        {
+            Assert.Throws<ArgumentOutOfRangeException>(() => new InFlightBudget(limitBytes));
+        }
+    }
+
+    [Theory]
+    [InlineData(2 * KiB - 1, KiB)]
+    [InlineData(2 * KiB, 2 * KiB)]
+    [InlineData(2 * KiB + 1, 2 * KiB)]
+    public void The_limit_is_whole_permits_rounded_down(long limitBytes, long expected)
+    {
+        using var budget = new InFlightBudget(limitBytes);
+
+        Assert.Equal(expected, budget.LimitBytes);
+        Assert.Equal(0, budget.InUseBytes);
+    }
+
+    [Theory]
+    [InlineData(1, KiB)]
+    [InlineData(KiB, KiB)]
+    [InlineData(KiB + 1, 2 * KiB)]
+    public void A_charge_takes_whole_permits_rounded_up(long bytes, long inUse)
+    {
+        using var budget = new InFlightBudget(4 * KiB);
+        using var charge = budget.Open();
+
+        Assert.True(charge.TryRaiseTo(bytes));
+
+        Assert.Equal(bytes, charge.Bytes);
+        Assert.Equal(inUse, budget.InUseBytes);
+    }
+
+    [Fact]
+    public void A_charge_of_exactly_what_is_left_fits_and_one_byte_more_does_not()
+    {
+        using var budget = new InFlightBudget(4 * KiB);
+        using var first = budget.Open();
+        using var second = budget.Open();
+        Assert.True(first.TryRaiseTo(KiB));
+
+        Assert.False(second.TryRaiseTo((3 * KiB) + 1));
+        Assert.Equal(1, budget.Refused);
+        Assert.True(second.TryRaiseTo(3 * KiB));
+
+        Assert.Equal(4 * KiB, budget.InUseBytes);
+        Assert.Equal(1, budget.Refused);
+    }
+
+    [Theory]
+    [InlineData(4 * KiB, true)]
+    [InlineData((4 * KiB) + 1, false)]
+    [InlineData(long.MaxValue / 2, false)]
+    public void One_charge_may_take_the_whole_budget_and_no_more(long bytes, bool fits)
+    {
+        using var budget = new InFlightBudget(4 * KiB);
+        using var charge = budget.Open();
+
+        Assert.Equal(fits, charge.TryRaiseTo(bytes));
+
+        Assert.Equal(fits ? bytes : 0, charge.Bytes);
+        Assert.Equal(fits ? 4 * KiB : 0, budget.InUseBytes);
+        Assert.Equal(fits ? 0 : 1, budget.Refused);
+    }
+
+    [Fact]
+    public void Raising_takes_only_the_difference_and_lowering_changes_nothing()
+    {
+        using var budget = new InFlightBudget(4 * KiB);
+        using var charge = budget.Open();
+
+        Assert.True(charge.TryRaiseTo(2 * KiB));
+        Assert.True(charge.TryRaiseTo(3 * KiB));
+        Assert.Equal(3 * KiB, budget.InUseBytes);
+
+        Assert.True(charge.TryRaiseTo(3 * KiB));
+        Assert.True(charge.TryRaiseTo(KiB));
+        Assert.Equal(3 * KiB, charge.Bytes);
+        Assert.Equal(3 * KiB, budget.InUseBytes);
+        Assert.Equal(0, budget.Refused);
+    }
+
+    [Fact]
+    public void Raising_a_charge_that_holds_the_whole_budget_to_what_it_holds_succeeds()
+    {
+        using var budget = new InFlightBudget(4 * KiB);
+        using var charge = budget.Open();
+        Assert.True(charge.TryRaiseTo(4 * KiB));
+
+        Assert.True(charge.TryRaiseTo(4 * KiB));
+
+        Assert.Equal(0, budget.Refused);
+    }
+
+    [Fact]
+    public void A_budget_of_more_permits_than_the_limiter_counts_is_refused_not_wrapped()
+    {
+        Assert.Throws<OverflowException>(() => new InFlightBudget(((long)int.MaxValue + 1) * KiB));
+    }
+
+    [Fact]
+    public void A_refused_raise_keeps_what_was_charged_before()
+    {
+        using var budget = new InFlightBudget(4 * KiB);
+        using var charge = budget.Open();
+        Assert.True(charge.TryRaiseTo(3 * KiB));
+
+        Assert.False(charge.TryRaiseTo(5 * KiB));
+
+        Assert.Equal(3 * KiB, charge.Bytes);
+        Assert.Equal(3 * KiB, budget.InUseBytes);
+    }
+
+    [Fact]
+    public void An_ended_charge_gives_everything_back_and_can_be_charged_again()
+    {
+        using var budget = new InFlightBudget(4 * KiB);
+        var charge = budget.Open();
+        Assert.True(charge.TryRaiseTo(KiB));
+        Assert.True(charge.TryRaiseTo(4 * KiB));
+
+        charge.Dispose();
+
+        Assert.Equal(0, charge.Bytes);
+        Assert.Equal(0, budget.InUseBytes);
+        Assert.True(charge.TryRaiseTo(4 * KiB));
+        Assert.Equal(4 * KiB, budget.InUseBytes);
+        charge.Dispose();
+        charge.Dispose();
+        Assert.Equal(0, budget.InUseBytes);
+    }
+}

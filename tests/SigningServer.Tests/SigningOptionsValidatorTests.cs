@@ -1,0 +1,272 @@
+using Microsoft.Extensions.Configuration;
+using Signing.Http;
+using Signing.Http.Keys;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// Every rule of <see cref="SigningOptionsValidator"/> at its edges, just inside and just outside, on the options
+/// object itself (no host): what passes adds no failure, and what fails adds exactly the one that names its setting.
+/// </summary>
+public sealed class SigningOptionsValidatorTests
+{
+    // Bytes 100 to 131, a key other than TestKey: python3 -c "import base64; print(base64.b64encode(bytes(range(100,132))).decode())"
+    private const string OtherKeyBase64 = "ZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXp7fH1+f4CBgoM=";
+
+    // python3 -c "import base64; print(base64.b64encode(bytes(range(31))).decode())"
+    private const string ThirtyOneByteKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg==";
+
+    [Fact]
+    public void The_defaults_with_a_key_pass()
+    {
+        var result = Validator().Validate(null, WithKey());
+
+        Assert.True(result.Succeeded);
+        Assert.Null(result.Failures);
+    }
+
+    [Theory]
+    [InlineData("a")]
+    [InlineData("Z9")]
+    [InlineData("2025-06")]
+    [InlineData("key_2")]
+    [InlineData("v1.2")]
+    [InlineData("-_.")]
+    [InlineData("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")]
+    public void Key_id_of_1_to_64_letters_digits_and_dash_underscore_dot_passes(string id)
+    {
+        var options = new SigningOptions { Keys = { [id] = TestKey.Base64 } };
+
+        Assert.Empty(Failures(options));
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")]
+    [InlineData("a b")]
+    [InlineData("a/b")]
+    [InlineData("a:b")]
+    [InlineData("a+b")]
+    [InlineData("é")]
+    [InlineData("\u0663")]
+    public void Key_id_outside_the_rule_fails_without_naming_the_key(string id)
+    {
+        // An id that fails says so once: the key's own setting, which would carry the id, is not checked as well.
+        var options = new SigningOptions { Keys = { [id] = ThirtyOneByteKey } };
+
+        var failure = Assert.Single(Failures(options));
+
+        Assert.Equal("Signing:Keys has a key whose id is not 1 to 64 ASCII letters, digits, '-', '_' or '.'.", failure);
+    }
+
+    [Fact]
+    public void Missing_options_are_refused_by_name()
+    {
+        Assert.Equal("options", Assert.Throws<ArgumentNullException>(() => Validator().Validate(null, null!)).ParamName);
+    }
+
+    [Fact]
+    public void Bad_single_key_names_its_setting_and_environment_variable()
+    {
+        var failure = Assert.Single(Failures(WithKey(ThirtyOneByteKey)));
+
+        Assert.StartsWith("Signing:Key (environment variable Signing__Key) ", failure, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Bad_key_under_a_valid_id_names_its_setting_and_environment_variable()
+    {
+        var options = new SigningOptions { Keys = { ["next"] = ThirtyOneByteKey } };
+
+        var failure = Assert.Single(Failures(options));
+
+        Assert.StartsWith("Signing:Keys:next (environment variable Signing__Keys__next) ", failure, StringComparison.Ordinal);
+        Assert.Contains("31 bytes", failure, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Default_id_under_keys_fails_only_beside_the_single_key_form()
+    {
+        var alone = new SigningOptions { Keys = { [SigningKeyRing.DefaultKeyId] = OtherKeyBase64 } };
+        var beside = new SigningOptions { Key = TestKey.Base64, Keys = { [SigningKeyRing.DefaultKeyId] = OtherKeyBase64 }, ActiveKeyId = "default" };
+
+        Assert.Empty(Failures(alone));
+        Assert.Equal(
+            ["Signing:Keys:default has the id that Signing:Key already has; give it another id."],
+            Failures(beside));
+    }
+
+    [Fact]
+    public void Development_key_passes_in_development_only()
+    {
+        var options = WithKey(" " + DevelopmentKey.Base64 + "\n");
+
+        Assert.Empty(Failures(options, "Development"));
+        var failure = Assert.Single(Failures(options, "Production"));
+        Assert.Equal("Signing:Key is the committed development key, which is refused in the 'Production' environment. Set a key of your own.", failure);
+    }
+
+    [Theory]
+    [InlineData(null)]
+    [InlineData("")]
+    [InlineData("  ")]
+    public void One_key_needs_no_active_key_id(string? activeKeyId)
+    {
+        var options = new SigningOptions { Keys = { ["only"] = TestKey.Base64 }, ActiveKeyId = activeKeyId };
+
+        Assert.Empty(Failures(options));
+    }
+
+    [Theory]
+    [InlineData(null)]
+    [InlineData("")]
+    [InlineData("  ")]
+    public void Two_keys_without_an_active_key_id_fail_listing_the_ids(string? activeKeyId)
+    {
+        var options = new SigningOptions { Keys = { ["b"] = OtherKeyBase64, ["a"] = TestKey.Base64 }, ActiveKeyId = activeKeyId };
+
+        var failure = Assert.Single(Failures(options));
+
+        Assert.Equal(
+            "Signing:ActiveKeyId (environment variable Signing__ActiveKeyId) is missing; with more than one key it must name the one that signs: one of a, b.",
+            failure);
+    }
+
+    [Theory]
+    [InlineData("a")]
+    [InlineData(" b ")]
+    public void Active_key_id_naming_a_key_passes_trimmed(string activeKeyId)
+    {
+        var options = new SigningOptions { Keys = { ["a"] = TestKey.Base64, ["b"] = OtherKeyBase64 }, ActiveKeyId = activeKeyId };
+
+        Assert.Empty(Failures(options));
+    }
+
+    [Theory]
+    [InlineData("c")]
+    [InlineData("A")]
+    public void Active_key_id_naming_no_key_fails_listing_only_the_valid_ids(string activeKeyId)
+    {
+        var options = new SigningOptions { Keys = { ["a"] = TestKey.Base64, ["a b"] = OtherKeyBase64 }, ActiveKeyId = activeKeyId };
+
+        var failures = Failures(options);
+
+        // The invalid id has its own failure; the list of ids leaves it out, so no message repeats it.
+        Assert.Equal(2, failures.Count);
+        Assert.Contains("Signing:ActiveKeyId names no configured key; configured ids: a.", failures);
+    }
+
+    [Theory]
+    [InlineData(1023L, false)]
+    [InlineData(1024L, true)]
+    [InlineData(int.MaxValue, true)]
+    [InlineData(int.MaxValue + 1L, false)]
+    public void Body_limit_is_between_1_KiB_and_2_GiB(long maxRequestBodyBytes, bool valid)
+    {
+        var options = WithKey();
+        options.MaxRequestBodyBytes = maxRequestBodyBytes;
+
+        AssertOnly(options, valid, "Signing:MaxRequestBodyBytes must be between 1 KiB and 2 GiB.");
+    }
+
+    [Theory]
+    [InlineData(null, true)]
+    [InlineData(1024L * 1024 - 1, false)]
+    [InlineData(1024L * 1024, true)]
+    public void In_flight_limit_is_unset_or_at_least_1_MiB(long? maxInFlightBytes, bool valid)
+    {
+        var options = WithKey();
+        options.MaxInFlightBytes = maxInFlightBytes;
+
+        AssertOnly(options, valid, "Signing:MaxInFlightBytes must be at least 1 MiB, or unset to derive it from the memory available.");
+    }
+
+    [Theory]
+    [InlineData(1000 * TimeSpan.TicksPerMillisecond - 1, false)]
+    [InlineData(1000 * TimeSpan.TicksPerMillisecond, true)]
+    [InlineData(10_000 * TimeSpan.TicksPerMillisecond, true)]
+    [InlineData(10_000 * TimeSpan.TicksPerMillisecond + 1, false)]
+    public void Stall_timeout_is_between_1_and_10_seconds(long ticks, bool valid)
+    {
+        var options = WithKey();
+        options.BodyStallTimeout = TimeSpan.FromTicks(ticks);
+
+        AssertOnly(options, valid, "Signing:BodyStallTimeout must be between 00:00:01 and 00:00:10.");
+    }
+
+    [Fact]
+    public void Stream_pool_rules_are_part_of_the_validation()
+    {
+        var options = WithKey();
+        options.RecyclableMemoryStream.MaximumSmallPoolFreeBytes = 0;
+
+        var failure = Assert.Single(Failures(options));
+
+        Assert.StartsWith("Signing:RecyclableMemoryStream:MaximumSmallPoolFreeBytes ", failure, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Stream_capacity_fails_when_configured_because_it_is_derived()
+    {
+        var configured = Configuration(new() { ["Signing:RecyclableMemoryStream:MaximumStreamCapacity"] = "1048576" });
+        var neighbour = Configuration(new() { ["Signing:RecyclableMemoryStream:BlockSize"] = "131072" });
+
+        Assert.Empty(Failures(WithKey(), configuration: neighbour));
+        var failure = Assert.Single(Failures(WithKey(), configuration: configured));
+        Assert.Equal(
+            "Signing:RecyclableMemoryStream:MaximumStreamCapacity is not a setting: it follows Signing:MaxRequestBodyBytes. Remove it.",
+            failure);
+    }
+
+    [Fact]
+    public void Settings_of_the_replaced_pool_fail_and_their_neighbours_do_not()
+    {
+        var replaced = Configuration(new() { ["Signing:Buffers:MaximumArrayLength"] = "4096" });
+        var neighbour = Configuration(new() { ["Signing:BuffersOther"] = "4096", ["Other:Buffers:MaximumArrayLength"] = "4096" });
+
+        Assert.Empty(Failures(WithKey(), configuration: neighbour));
+        var failure = Assert.Single(Failures(WithKey(), configuration: replaced));
+        Assert.StartsWith("Signing:Buffers is no longer read", failure, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Every_failure_is_reported_at_once()
+    {
+        var options = new SigningOptions
+        {
+            Keys = { ["a"] = ThirtyOneByteKey, ["b"] = TestKey.Base64 },
+            MaxRequestBodyBytes = 1,
+            MaxInFlightBytes = 1,
+            BodyStallTimeout = TimeSpan.Zero,
+        };
+
+        Assert.Equal(5, Failures(options).Count);
+    }
+
+    private static SigningOptions WithKey(string key = TestKey.Base64) => new() { Key = key };
+
+    private static IConfiguration Configuration(Dictionary<string, string?> settings) =>
+        new ConfigurationBuilder().AddInMemoryCollection(settings).Build();
+
+    private static SigningOptionsValidator Validator(string environment = SigningServerFactory.TestingEnvironment, IConfiguration? configuration = null) =>
+        new(new TestHostEnvironment(environment), configuration ?? Configuration([]));
+
+    private static List<string> Failures(SigningOptions options, string environment = SigningServerFactory.TestingEnvironment, IConfiguration? configuration = null)
+    {
+        var result = Validator(environment, configuration).Validate(null, options);
+        Assert.Equal(result.Failures is null, result.Succeeded);
+        return [.. result.Failures ?? []];
+    }
+
+    private static void AssertOnly(SigningOptions options, bool valid, string failure)
+    {
+        if (valid)
+        {
+            Assert.Empty(Failures(options));
+        }
+        else
+        {
+            Assert.Equal([failure], Failures(options));
+        }
+    }
+}
