@@ -2,6 +2,7 @@ using System.Text;
 using Microsoft.IO;
 using Signing;
 using Signing.Generation;
+using Signing.Tests.Pool;
 
 namespace Signing.Tests;
 
@@ -12,16 +13,6 @@ namespace Signing.Tests;
 /// </summary>
 public sealed class PooledBodyParsingTests
 {
-    // 16-byte blocks put a boundary inside nearly every token, so any body longer than that takes the multi-block path.
-    private static readonly RecyclableMemoryStreamManager TinyBlocks = new(new RecyclableMemoryStreamManager.Options
-    {
-        BlockSize = 16,
-        LargeBufferMultiple = 1024,
-        MaximumBufferSize = 1024,
-        MaximumSmallPoolFreeBytes = 1024 * 1024,
-        MaximumLargePoolFreeBytes = 1024,
-    });
-
     [Fact]
     public void A_null_stream_is_refused()
     {
@@ -34,7 +25,7 @@ public sealed class PooledBodyParsingTests
     public void A_body_is_parsed_from_its_first_byte_in_one_block_or_many(bool manyBlocks)
     {
         var body = TestData.CanonicalBytes(EnvelopeGenerator.Create(20, 3, GeneratedText.Awkward));
-        using var stream = (manyBlocks ? TinyBlocks : TestData.CreateStreams()).GetStream();
+        using var stream = (manyBlocks ? TinyBlocks.Manager : TestData.CreateStreams()).GetStream();
 
         // Written and not rewound, as a body drained from a request is: the parser must not start where the stream stands.
         stream.Write(body);
@@ -55,7 +46,7 @@ public sealed class PooledBodyParsingTests
     public void A_body_in_many_blocks_fails_exactly_as_in_one_span(string json)
     {
         var body = Encoding.UTF8.GetBytes(json);
-        using var stream = TinyBlocks.GetStream(body);
+        using var stream = TinyBlocks.Manager.GetStream(body);
         Assert.False(stream.GetReadOnlySequence().IsSingleSegment);
 
         var inSpan = Assert.Throws<EnvelopeFormatException>(() => EnvelopeParser.Parse(body));
@@ -67,7 +58,7 @@ public sealed class PooledBodyParsingTests
     [Fact]
     public void A_byte_order_mark_before_a_body_in_many_blocks_is_reported_at_the_start()
     {
-        using var stream = TinyBlocks.GetStream([0xEF, 0xBB, 0xBF, .. Encoding.UTF8.GetBytes(TestData.EnvelopeJson(TestData.WidgetJson()))]);
+        using var stream = TinyBlocks.Manager.GetStream([0xEF, 0xBB, 0xBF, .. Encoding.UTF8.GetBytes(TestData.EnvelopeJson(TestData.WidgetJson()))]);
 
         var e = Assert.Throws<EnvelopeFormatException>(() => EnvelopeParser.Parse(stream));
 

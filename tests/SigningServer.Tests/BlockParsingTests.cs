@@ -2,6 +2,7 @@ using System.Text;
 using Microsoft.IO;
 using Signing;
 using Signing.Tests.Hostile;
+using Signing.Tests.Pool;
 
 namespace SigningServer.Tests;
 
@@ -12,15 +13,6 @@ namespace SigningServer.Tests;
 /// </summary>
 public sealed class BlockParsingTests
 {
-    private static readonly RecyclableMemoryStreamManager TinyBlocks = new(new RecyclableMemoryStreamManager.Options
-    {
-        BlockSize = 16,
-        LargeBufferMultiple = 1024,
-        MaximumBufferSize = 1024,
-        MaximumSmallPoolFreeBytes = 1024 * 1024,
-        MaximumLargePoolFreeBytes = 1024,
-    });
-
     private const string TooDeep = "The maximum configured depth of 64 has been exceeded";
 
     public static TheoryData<string> HostileNames() => HostileCorpus.Names();
@@ -52,7 +44,7 @@ public sealed class BlockParsingTests
 
     private static void AssertSameOutcome(byte[] body)
     {
-        using var blocks = TinyBlocks.GetStream(body);
+        using var blocks = TinyBlocks.Manager.GetStream(body);
         Assert.True(body.Length <= 16 || !blocks.GetReadOnlySequence().IsSingleSegment);
 
         var (spanEnvelope, spanError) = Outcome(() => EnvelopeParser.Parse(body));
