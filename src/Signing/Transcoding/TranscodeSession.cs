@@ -216,7 +216,9 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
         var consumed = _readerStart + reader.BytesConsumed;
         _state = reader.CurrentState;
-        CountLines(piece.Slice(0, consumed), ref _lines, ref _lineStart, _offset);
+        // The line feeds before the last widget copied are counted already.
+        CountLines(piece.Slice(_countedTo, consumed - _countedTo), ref _countedLines, ref _countedLineStart, _offset + _countedTo);
+        (_lines, _lineStart) = (_countedLines, _countedLineStart);
         _offset += consumed;
         return consumed;
     }
