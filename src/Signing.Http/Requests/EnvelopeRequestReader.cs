@@ -111,9 +111,9 @@ internal sealed class EnvelopeRequestReader(
         {
             return new EnvelopeRead(null, AsProblem(request, e));
         }
+        // Stryker disable once Block,Statement : frees the stall source, already stopped (see GuardedBodyStream.Dispose).
         finally
         {
-            // Stryker disable once Statement : frees the stall source, already stopped (see GuardedBodyStream.Dispose).
             await body.DisposeAsync();
         }
     }
@@ -146,10 +146,10 @@ internal sealed class EnvelopeRequestReader(
                 phases.BodyBytes = result.BodyBytes;
                 return result.IsEmptyBody ? new TranscodeRead(null, SignProblems.EmptyBody()) : new TranscodeRead(result, null);
             }
+            // Stryker disable once Block,Statement : hands the reader's pooled segments back; without it they are collected
+            // instead, which no caller can see.
             finally
             {
-                // Stryker disable once Statement : hands the reader's pooled segments back; without it they are collected instead,
-                // which no caller can see.
                 await reader.CompleteAsync();
             }
         }
@@ -158,9 +158,9 @@ internal sealed class EnvelopeRequestReader(
             phases.BodyBytes = body.BytesRead;
             return new TranscodeRead(null, AsProblem(request, e));
         }
+        // Stryker disable once Block,Statement : frees the stall source, already stopped (see GuardedBodyStream.Dispose).
         finally
         {
-            // Stryker disable once Statement : frees the stall source, already stopped (see GuardedBodyStream.Dispose).
             await body.DisposeAsync();
         }
     }

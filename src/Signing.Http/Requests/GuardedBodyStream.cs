@@ -74,8 +74,9 @@ internal sealed class GuardedBodyStream : Stream
     /// <exception cref="InFlightBudgetExceededException">The budget refused the body's growth.</exception>
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
-        // Stryker disable once Boolean,Statement : a source made afresh serves exactly as a reset one (it costs an allocation, no
-        // more), and the timer firing in the instant between a read's end and the next read cannot be arranged from outside.
+        // Stryker disable once Block,Boolean,Statement : a source made afresh serves exactly as a reset one (it costs an
+        // allocation, no more), and the timer firing in the instant between a read's end and the next read cannot be
+        // arranged from outside.
         if (!_stall.TryReset())
         {
             // The timer went off as the last read completed; it measured nothing, and a fired source cannot be reset.
@@ -118,10 +119,10 @@ internal sealed class GuardedBodyStream : Stream
             // refusals (a body past its limit, broken framing) are IOExceptions too, and pass as they are.
             throw new BadHttpRequestException("The connection closed before the body was complete.", StatusCodes.Status400BadRequest, e);
         }
+        // Stryker disable once Block,Statement : stops the timer between reads, which costs nothing visible if left to run:
+        // the next read resets it (or replaces the source when it fired), and after the last read nothing listens.
         finally
         {
-            // Stryker disable once Statement : stops the timer between reads, which costs nothing visible if left to run: the
-            // next read resets it (or replaces the source when it fired), and after the last read nothing listens.
             _stall.CancelAfter(Timeout.InfiniteTimeSpan);
         }
 

@@ -84,6 +84,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     private bool _widgetsRead;
     private bool _widgetsAgain;
     private int _widgetCount;
+    private int _plainWidgets;
     private int _firstNullWidget = -1;
 
     // The widget being read: its index in the list, the member whose value comes next, the members seen, and the
@@ -107,7 +108,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     public long BodyBytes => _offset;
 
     /// <summary>What has been transcoded so far; complete once <see cref="Read"/> has been given the final buffer.</summary>
-    public TranscodeSummary Summary => new(_written, _widgetCount, _offset);
+    public TranscodeSummary Summary => new(_written, _widgetCount, _offset, _plainWidgets);
 
     /// <summary>
     /// Reads every whole token in <paramref name="buffer"/> and returns where the first incomplete one starts (the
@@ -410,6 +411,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         while (true)
         {
             _index++;
+            _plainWidgets++;
             end += length;
             var next = PlainWidget.Following(buffer, end);
             if (next < 0)

@@ -7,7 +7,11 @@ namespace Signing.Transcoding;
 /// Length of the body read. Zero means the body was empty: nothing was written, and the caller decides what an empty
 /// body means (the object path refuses it before parsing).
 /// </param>
-public readonly record struct TranscodeSummary(long BytesWritten, int WidgetCount, long BodyBytes)
+/// <param name="PlainWidgets">
+/// How many of the widgets were copied without the tokenizer (see <see cref="PlainWidget"/>): the fast path's reach,
+/// which tells a slow body from a slow server and lets the tests see the fast path taken, not only its output.
+/// </param>
+public readonly record struct TranscodeSummary(long BytesWritten, int WidgetCount, long BodyBytes, int PlainWidgets)
 {
     /// <summary>Whether the body had no bytes at all (whitespace alone is not empty: it is an invalid envelope).</summary>
     public bool IsEmptyBody => BodyBytes == 0;
