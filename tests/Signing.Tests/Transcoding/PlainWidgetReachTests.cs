@@ -33,6 +33,7 @@ public sealed class PlainWidgetReachTests
         { "rotated", EnvelopeJson.Widget(Members.Skip(5).Concat(Members.Take(5))) },
         { "whitespace around every token", Spaced(EnvelopeJson.Widget(), " \t\r\n") },
         { "whitespace, reversed", Spaced(EnvelopeJson.Widget(Members.Reverse()), "\n ") },
+        { "empty string, reversed", EnvelopeJson.Widget(Members.Reverse(), m => m == "property9" ? "\"\"" : EnvelopeJson.ValidValue(m)) },
     };
 
     public static TheoryData<string, string> OtherWidgets() => new()

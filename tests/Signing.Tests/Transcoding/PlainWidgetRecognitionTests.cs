@@ -1,0 +1,208 @@
+using System.Globalization;
+using System.Text;
+using Signing.Transcoding;
+
+namespace Signing.Tests.Transcoding;
+
+/// <summary>
+/// The three things <see cref="PlainWidget"/> recognizes, held one by one: a widget in canonical layout, an instant
+/// already in canonical form, and the widget that follows a copied one. A miss in either of the first two costs speed,
+/// not bytes (the slower branch writes the same), so only these tests can see one.
+/// </summary>
+public sealed class PlainWidgetRecognitionTests
+{
+    private const string InstantFormat = "yyyy-MM-dd'T'HH:mm:ss.FFFFFFF'Z'";
+
+    public static TheoryData<string, string> CanonicalWidgets() => new()
+    {
+        { "canonical", EnvelopeJson.Widget() },
+        { "upper-case guid", EnvelopeJson.Widget("id", "\"6F9619FF-8B86-D011-B42D-00CF4FC964FF\"") },
+        { "empty first string", EnvelopeJson.Widget("property0", "\"\"") },
+        { "empty last string", EnvelopeJson.Widget("property9", "\"\"") },
+        { "space, tilde and del", EnvelopeJson.Widget("property3", "\" ~\u007f!\"") },
+        { "instant with an offset", EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56+02:00\"") },
+        { "instant not yet checked", EnvelopeJson.Widget("createdUtc", "\"not an instant\"") },
+    };
+
+    public static TheoryData<string, string> OtherLayouts()
+    {
+        var widget = EnvelopeJson.Widget();
+        var cases = new TheoryData<string, string>
+        {
+            { "reversed", EnvelopeJson.Widget(EnvelopeJson.Members.Reverse()) },
+            { "two members swapped", widget.Replace("\"property3\":\"3\",\"property4\":\"4\"", "\"property4\":\"4\",\"property3\":\"3\"", StringComparison.Ordinal) },
+            { "first two swapped", EnvelopeJson.Widget(["property0", "id", .. EnvelopeJson.Members[2..]]) },
+            { "last two swapped", EnvelopeJson.Widget([.. EnvelopeJson.Members[..10], "createdUtc", "property9"]) },
+            { "member missing", EnvelopeJson.Widget(EnvelopeJson.Members.Where(m => m != "property5")) },
+            { "member added", widget[..^1] + ",\"extra\":\"x\"}" },
+            { "short guid", EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964f\"") },
+            { "long guid", EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964ff0\"") },
+            { "guid not a string", EnvelopeJson.Widget("id", "1234567890123456789012345678901234567890") },
+            { "guid unquoted at the end", EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964ff ") },
+            { "instant not a string", EnvelopeJson.Widget("createdUtc", "null") },
+            { "instant with an escape", EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56\\u005a\"") },
+            { "string with an escape", EnvelopeJson.Widget("property0", "\"\\u0041\"") },
+            { "string not a string", EnvelopeJson.Widget("property9", "9") },
+            { "non-ascii string", EnvelopeJson.Widget("property5", "\"caf\u00e9\"") },
+            { "control character", EnvelopeJson.Widget("property5", "\"\t\"") },
+            { "no closing brace", widget[..^1] + "," },
+            { "not a widget", "[" + widget[1..^1] + "]" },
+        };
+
+        // A space before or after each structural character, one at a time: still JSON, no longer canonical.
+        var inString = false;
+        for (var at = 0; at < widget.Length; at++)
+        {
+            inString ^= widget[at] == '"';
+            if (!inString && widget[at] is '{' or ',' or ':')
+            {
+                cases.Add($"space after byte {at}", widget[..(at + 1)] + " " + widget[(at + 1)..]);
+            }
+
+            if (!inString && widget[at] is ',' or ':' or '}')
+            {
+                cases.Add($"space before byte {at}", widget[..at] + " " + widget[at..]);
+            }
+        }
+
+        return cases;
+    }
+
+    [Theory]
+    [MemberData(nameof(CanonicalWidgets))]
+    public void A_widget_in_canonical_layout_is_matched_to_its_closing_brace(string name, string widget)
+    {
+        foreach (var after in new[] { "", ",", "]}", "," + EnvelopeJson.Widget() })
+        {
+            Assert.True(
+                PlainWidget.MatchCanonical(Utf8(widget + after)) == Utf8(widget).Length,
+                $"{name}, followed by '{after}'");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(OtherLayouts))]
+    public void A_widget_in_any_other_layout_is_not_matched(string name, string widget)
+    {
+        Assert.True(PlainWidget.MatchCanonical(Utf8(widget + ",")) == -1, name);
+    }
+
+    [Fact]
+    public void A_widget_cut_short_anywhere_is_not_matched()
+    {
+        var widget = Utf8(EnvelopeJson.Widget());
+        for (var length = 0; length < widget.Length; length++)
+        {
+            Assert.True(PlainWidget.MatchCanonical(widget.AsSpan(0, length)) == -1, $"cut to {length} bytes");
+        }
+    }
+
+    [Theory]
+    [InlineData("2024-03-10T10:34:56Z")]
+    [InlineData("2024-03-10T10:34:56.7Z")]
+    [InlineData("2024-03-10T10:34:56.789Z")]
+    [InlineData("2024-03-10T10:34:56.0000001Z")]
+    [InlineData("2024-03-10T10:34:56.1234567Z")]
+    [InlineData("0001-01-01T00:00:00Z")]
+    [InlineData("9999-12-31T23:59:59.9999999Z")]
+    [InlineData("2024-03-10T10:34:56.70Z")]
+    [InlineData("2024-03-10T10:34:56.0Z")]
+    [InlineData("2024-03-10T10:34:56.Z")]
+    [InlineData("2024-03-10T10:34:56.12345678Z")]
+    [InlineData("2024-03-10T10:34:56.1a3Z")]
+    [InlineData("2024-03-10T10:34:56,7Z")]
+    [InlineData("2024-03-10T10:34:5Z")]
+    [InlineData("2024-03-10T10:34:56")]
+    [InlineData("2024-03-10T10:34:56+00:00")]
+    [InlineData("2024-03-10t10:34:56Z")]
+    [InlineData("2024-03-10T10:34:56z")]
+    [InlineData("2024-03-10 10:34:56Z")]
+    [InlineData("2024/03-10T10:34:56Z")]
+    [InlineData("2024-03/10T10:34:56Z")]
+    [InlineData("2024-03-10T10.34:56Z")]
+    [InlineData("2024-03-10T10:34.56Z")]
+    [InlineData("0000-01-01T00:00:00Z")]
+    [InlineData("2O24-03-10T10:34:56Z")]
+    [InlineData("-024-03-10T10:34:56Z")]
+    [InlineData("2024-0a-10T10:34:56Z")]
+    [InlineData("2024-03-1xT10:34:56Z")]
+    [InlineData("2024-03-10T1x:34:56Z")]
+    [InlineData("2024-03-10T10:3x:56Z")]
+    [InlineData("2024-03-10T10:34:5xZ")]
+    [InlineData("")]
+    [InlineData("Z")]
+    public void An_instant_is_canonical_exactly_when_formatting_its_value_gives_it_back(string text)
+    {
+        Assert.Equal(IsCanonical(text), PlainWidget.IsCanonicalInstant(Utf8(text)));
+    }
+
+    [Fact]
+    public void Every_real_day_is_a_canonical_date_and_no_other_is()
+    {
+        var days = 0;
+        foreach (var year in new[] { 1, 1900, 2000, 2023, 2024, 9999 })
+        {
+            for (var month = 0; month <= 13; month++)
+            {
+                for (var day = 0; day <= 32; day++)
+                {
+                    var text = $"{year:0000}-{month:00}-{day:00}T12:00:00Z";
+                    var canonical = PlainWidget.IsCanonicalInstant(Utf8(text));
+                    Assert.True(canonical == IsCanonical(text), text);
+                    days += canonical ? 1 : 0;
+                }
+            }
+        }
+
+        // Four years of 365 days and two leap years (2000 and 2024), counted without the code under test.
+        Assert.Equal((4 * 365) + (2 * 366), days);
+    }
+
+    [Fact]
+    public void Every_real_time_of_day_is_a_canonical_time_and_no_other_is()
+    {
+        var times = 0;
+        for (var hour = 0; hour <= 25; hour++)
+        {
+            for (var minute = 0; minute <= 61; minute++)
+            {
+                foreach (var second in new[] { 0, 1, 9, 10, 58, 59, 60, 61, 99 })
+                {
+                    var text = $"2024-03-10T{hour:00}:{minute:00}:{second:00}Z";
+                    var canonical = PlainWidget.IsCanonicalInstant(Utf8(text));
+                    Assert.True(canonical == IsCanonical(text), text);
+                    times += canonical ? 1 : 0;
+                }
+            }
+        }
+
+        Assert.Equal(24 * 60 * 6, times);
+    }
+
+    [Theory]
+    [InlineData("},{", 2)]
+    [InlineData("} , {", 4)]
+    [InlineData("}\r\n,\t{", 5)]
+    [InlineData("},\n\n{\"id\"", 4)]
+    [InlineData("}]", -1)]
+    [InlineData("}]}", -1)]
+    [InlineData("}", -1)]
+    [InlineData("} ", -1)]
+    [InlineData("},", -1)]
+    [InlineData("}, ", -1)]
+    [InlineData("},[", -1)]
+    [InlineData("},,{", -1)]
+    [InlineData("}x,{", -1)]
+    public void The_next_widget_starts_after_a_comma_and_whitespace(string buffer, int expected)
+    {
+        Assert.Equal(expected, PlainWidget.Following(Utf8(buffer), end: 1));
+    }
+
+    // The independent answer: the text parses as a UTC instant and formatting that instant the canonical way (to 7
+    // digits, trailing zeros and a bare point dropped) gives the text back.
+    private static bool IsCanonical(string text) =>
+        DateTime.TryParseExact(text, InstantFormat, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var instant) &&
+        instant.ToString(InstantFormat, CultureInfo.InvariantCulture) == text;
+
+    private static byte[] Utf8(string text) => Encoding.UTF8.GetBytes(text);
+}
