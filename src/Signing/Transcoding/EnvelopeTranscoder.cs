@@ -47,6 +47,8 @@ public static class EnvelopeTranscoder
         var atLeast = 0;
         while (true)
         {
+            // Stryker disable once Boolean,Conditional,Equality : ReadAtLeastAsync(0) waits for anything, as ReadAsync does;
+            // ConfigureAwait(true) differs only under a synchronization context, which neither host has.
             var read = atLeast > 0
                 ? await body.ReadAtLeastAsync(atLeast, cancellationToken).ConfigureAwait(false)
                 : await body.ReadAsync(cancellationToken).ConfigureAwait(false);
@@ -66,6 +68,8 @@ public static class EnvelopeTranscoder
             if (session.SyntaxErrorPending)
             {
                 // The error is reported over what the session has not accepted, with context after it when more comes.
+                // Stryker disable once Statement : without it the read below finds the body complete, and the same error
+                // is thrown over the same bytes.
                 if (read.IsCompleted)
                 {
                     session.ThrowSyntaxError(buffer.Slice(consumed), isFinalBlock: true);
@@ -73,6 +77,8 @@ public static class EnvelopeTranscoder
 
                 var unread = buffer.Slice(consumed).Length;
                 body.AdvanceTo(consumed, buffer.End);
+
+                // Stryker disable once Boolean : ConfigureAwait(true) differs only under a synchronization context.
                 read = await body.ReadAtLeastAsync((int)Math.Min(int.MaxValue - TranscodeSession.SyntaxContextBytes, unread) + TranscodeSession.SyntaxContextBytes, cancellationToken).ConfigureAwait(false);
                 session.ThrowSyntaxError(read.Buffer, read.IsCompleted);
             }

@@ -32,6 +32,7 @@ internal static class PropertyNames
             source = reader.ValueSpan;
         }
 
+        // Stryker disable once Conditional : unescaping text without escapes copies it, only slower.
         return reader.ValueIsEscaped ? UnescapeText(source, destination) : Copy(source, destination);
     }
 
@@ -56,6 +57,8 @@ internal static class PropertyNames
     {
         var written = 0;
         var i = 0;
+
+        // Stryker disable once Equality : at the end, "<=" takes one more turn that copies nothing and stops.
         while (i < source.Length)
         {
             var run = source[i..].IndexOf((byte)'\\');
@@ -113,6 +116,7 @@ internal static class PropertyNames
         return written;
     }
 
+    // Stryker disable once String : unreachable, the reader has checked the digits.
     private static int Hex(ReadOnlySpan<byte> digits) =>
         Utf8Parser.TryParse(digits, out int value, out _, 'x') ? value : throw new FormatException("The reader passed an escape that is not four hex digits.");
 }

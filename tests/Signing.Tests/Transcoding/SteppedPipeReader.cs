@@ -32,6 +32,12 @@ internal sealed class SteppedPipeReader : PipeReader
     /// <summary>How many reads were asked for, each of which the caller then tokenizes.</summary>
     public int Reads { get; private set; }
 
+    /// <summary>How much of the body has been revealed so far.</summary>
+    public long Revealed => _revealed;
+
+    /// <summary>The most the caller has held unconsumed at once, which is what it keeps in memory.</summary>
+    public long LargestWindow { get; private set; }
+
     public override void AdvanceTo(SequencePosition consumed) => AdvanceTo(consumed, consumed);
 
     public override void AdvanceTo(SequencePosition consumed, SequencePosition examined) => _consumed = _body.GetOffset(consumed);
@@ -64,8 +70,11 @@ internal sealed class SteppedPipeReader : PipeReader
         return ValueTask.FromResult(Result());
     }
 
-    private ReadResult Result() =>
-        new(_body.Slice(_consumed, _revealed - _consumed), isCanceled: false, isCompleted: _revealed == _body.Length);
+    private ReadResult Result()
+    {
+        LargestWindow = Math.Max(LargestWindow, _revealed - _consumed);
+        return new(_body.Slice(_consumed, _revealed - _consumed), isCanceled: false, isCompleted: _revealed == _body.Length);
+    }
 
     public override bool TryRead(out ReadResult result) => throw new NotSupportedException();
 }

@@ -84,7 +84,16 @@ public sealed class TranscodingSignerTests
         Assert.True(result.IsEmptyBody);
         Assert.Equal(0, result.BodyBytes);
         Assert.Empty(result.Signatures);
-        Assert.Throws<InvalidOperationException>(() => result.Signature);
+        var unsigned = Assert.Throws<InvalidOperationException>(() => result.Signature);
+        Assert.Contains("empty", unsigned.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_signer_needs_at_least_one_key_and_no_missing_one()
+    {
+        Assert.Throws<ArgumentNullException>(() => new TranscodingSigner((IReadOnlyList<SigningKey>)null!));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new TranscodingSigner(Array.Empty<SigningKey>()));
+        Assert.Throws<ArgumentNullException>(() => new TranscodingSigner([TestData.Key, null!]));
     }
 
     [Theory]
