@@ -72,6 +72,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
     // Where in the body the widget after the last one copied starts, if it was found not to be plain, so that it is not
     // tried twice.
+    // Stryker disable once Unary : no widget starts at 1 either, the body's first byte being its brace.
     private long _plainRefusedAt = -1;
 
     // What turns the tokenizer's line and column into the body's once it has gone on from WidgetEndState: the body's
@@ -129,6 +130,9 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         long consumed = 0;
         while (true)
         {
+            // How a buffer of several segments is split between span and sequence reads changes the speed, not the
+            // bytes: the differential tests deliver every body in many different pieces. Hence the marks below.
+            // Stryker disable once Boolean : a single segment read as if it were the first of several.
             if (rest.IsSingleSegment)
             {
                 consumed = ReadPiece(rest, isFinalBlock, long.MaxValue, ref cursor);
@@ -140,10 +144,13 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             if (SyntaxErrorPending)
             {
                 consumed = inSegment;
+
+                // Stryker disable once Statement : the crossing read below meets the same error, at the same place.
                 break;
             }
 
             // At least one token, and as many as it takes to end past the segment (an empty one included).
+            // Stryker disable once Linq,Arithmetic : fewer or more tokens read from the sequence.
             var untilPast = Math.Max(1, segment - inSegment);
             var crossing = ReadPiece(rest.Slice(inSegment), isFinalBlock, untilPast, ref cursor);
             consumed = inSegment + crossing;
@@ -177,9 +184,12 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _readerStart = 0;
         (_countedTo, _countedLines, _countedLineStart) = (0, _lines, _lineStart);
         _isFinalBlock = isFinalBlock;
+        // Stryker disable once Logical : with "or", a crossing read that is one segment may copy plain widgets too, safely.
         _plainAllowed = piece.IsSingleSegment && untilPast == long.MaxValue;
         var (lineShift, columnShift) = (_lineShift, _columnShift);
         var reader = new Utf8JsonReader(piece, isFinalBlock, _state);
+
+        // Stryker disable once Equality,Arithmetic : a crossing read that goes one token further, or to its end.
         while (_readerStart + reader.BytesConsumed < untilPast && ReadToken(ref reader))
         {
             switch (_phase)
@@ -204,6 +214,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                     break;
                 default:
                     // The reader itself refuses any token after the root.
+                    // Stryker disable once String : unreachable.
                     throw new UnreachableException($"A token in phase {_phase}.");
             }
         }
@@ -253,6 +264,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             pool.Return(copy);
         }
 
+        // Stryker disable once Statement,String : unreachable.
         throw new UnreachableException("A reader refused bytes once and accepted them with more.");
     }
 
@@ -273,6 +285,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     private void End()
     {
         // A final reader returns no more tokens only after a whole root value: anything short of one it refuses.
+        // Stryker disable once Statement,String : an assertion, which holds.
         Debug.Assert(_phase == TranscodePhase.AfterRoot, "The final block ended inside the envelope.");
         if (_rootIsNull)
         {
@@ -363,7 +376,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                 _phase = TranscodePhase.WidgetMember;
                 break;
             case JsonTokenType.Null:
-                cursor.Write(_index > 0 ? ",null"u8 : "null"u8);
+                // Nothing to write: a null widget refuses the body once the rest has been checked.
                 if (_firstNullWidget < 0)
                 {
                     _firstNullWidget = _index;
@@ -394,6 +407,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     private bool CopyPlainWidgets(ref Utf8JsonReader reader, ref BufferCursor cursor)
     {
         var start = (int)(_readerStart + reader.TokenStartIndex);
+        // Stryker disable once Arithmetic : only spares a second attempt at a widget already refused.
         if (_offset + start == _plainRefusedAt)
         {
             // Already found not to be, as the widget after the last one copied.
@@ -402,6 +416,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
         var buffer = _buffer.FirstSpan;
         var length = PlainWidget.Copy(buffer[start..], comma: false, ref cursor);
+        // Stryker disable once Equality : Copy never returns 0.
         if (length < 0)
         {
             return false;
@@ -414,14 +429,17 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             _plainWidgets++;
             end += length;
             var next = PlainWidget.Following(buffer, end);
+            // Stryker disable once Equality : Following never returns 0.
             if (next < 0)
             {
                 break;
             }
 
             length = PlainWidget.Copy(buffer[next..], comma: true, ref cursor);
+            // Stryker disable once Equality : Copy never returns 0.
             if (length < 0)
             {
+                    // Stryker disable once Arithmetic : only spares a second attempt at a widget already refused.
                 _plainRefusedAt = _offset + next;
                 break;
             }
@@ -472,6 +490,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         {
             WriteMember(ref reader, ref cursor, member);
             _next++;
+            // Stryker disable once Equality : no member is number 12, so Holds(12) is false.
             while (_next < WidgetMembers.Count && _parked.Holds(_next))
             {
                 cursor.WriteAll(_parked[_next]);
@@ -494,6 +513,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             throw TranscodeErrors.Duplicate(WidgetMembers.Name(member), typeof(Widget), At(ref reader));
         }
 
+        // Stryker disable once Assignment : the member's bit is clear (just checked), so "xor" sets it as "or" does.
         _seen |= 1 << member;
         _phase = TranscodePhase.WidgetMember;
     }
@@ -619,6 +639,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // value of the object's type it could not convert, at the object's path.
     private int FindMember(ref Utf8JsonReader reader, bool inWidget)
     {
+        // Stryker disable once Block : the path below finds the same member, only slower.
         if (!reader.ValueIsEscaped && !reader.HasValueSequence)
         {
             return Find(reader.ValueSpan, inWidget);

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.IO.Pipelines;
 using Signing.Generation;
 using Signing.Transcoding;
@@ -49,6 +50,39 @@ public sealed class TranscoderHygieneTests
             await Assert.ThrowsAsync<EnvelopeFormatException>(() => signer.SignAsync(Bodies.Sent(body, seed: body.Length)).AsTask());
             Assert.Equal(0, pool.Outstanding);
         }
+    }
+
+    [Theory]
+    [InlineData(256, 0)]
+    [InlineData(257, 1)]
+    public async Task Escaped_text_longer_than_the_stack_buffer_is_unescaped_in_rented_memory_which_goes_back(int length, int rents)
+    {
+        // The raw value, escape included, is exactly length bytes.
+        var value = "\"\\u0041" + new string('a', length - 6) + "\"";
+        var body = CanonicalJson.Utf8.GetBytes(EnvelopeJson.Envelope(EnvelopeJson.Widget("property0", value)));
+        var pool = new CountingArrayPool();
+
+        await EnvelopeTranscoder.TranscodeAsync(new SteppedPipeReader(body, 4096), new ArrayBufferWriter<byte>(), pool);
+
+        Assert.Equal(rents, pool.Rents);
+        Assert.Equal(0, pool.Outstanding);
+    }
+
+    [Theory]
+    [InlineData(128, 0)]
+    [InlineData(129, 1)]
+    public async Task An_escaped_name_longer_than_the_stack_buffer_is_unescaped_in_rented_memory_which_goes_back(int length, int rents)
+    {
+        var name = "\\u0041" + new string('a', length - 6);
+        var body = CanonicalJson.Utf8.GetBytes(EnvelopeJson.Envelope("{\"" + name + "\":\"x\"}"));
+        var pool = new CountingArrayPool();
+
+        var refused = await Assert.ThrowsAsync<EnvelopeFormatException>(
+            () => EnvelopeTranscoder.TranscodeAsync(new SteppedPipeReader(body, 4096), new ArrayBufferWriter<byte>(), pool).AsTask());
+
+        Assert.Contains("could not be mapped", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(rents, pool.Rents);
+        Assert.Equal(0, pool.Outstanding);
     }
 
     [Fact]
