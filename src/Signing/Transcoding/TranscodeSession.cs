@@ -184,6 +184,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _readerStart = 0;
         (_countedTo, _countedLines, _countedLineStart) = (0, _lines, _lineStart);
         _isFinalBlock = isFinalBlock;
+
         // Stryker disable once Logical : with "or", a crossing read that is one segment may copy plain widgets too, safely.
         _plainAllowed = piece.IsSingleSegment && untilPast == long.MaxValue;
         var (lineShift, columnShift) = (_lineShift, _columnShift);
@@ -407,6 +408,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     private bool CopyPlainWidgets(ref Utf8JsonReader reader, ref BufferCursor cursor)
     {
         var start = (int)(_readerStart + reader.TokenStartIndex);
+
         // Stryker disable once Arithmetic : only spares a second attempt at a widget already refused.
         if (_offset + start == _plainRefusedAt)
         {
@@ -416,6 +418,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
         var buffer = _buffer.FirstSpan;
         var length = PlainWidget.Copy(buffer[start..], comma: false, ref cursor);
+
         // Stryker disable once Equality : Copy never returns 0.
         if (length < 0)
         {
@@ -429,6 +432,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             _plainWidgets++;
             end += length;
             var next = PlainWidget.Following(buffer, end);
+
             // Stryker disable once Equality : Following never returns 0.
             if (next < 0)
             {
@@ -436,10 +440,11 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             }
 
             length = PlainWidget.Copy(buffer[next..], comma: true, ref cursor);
+
             // Stryker disable once Equality : Copy never returns 0.
             if (length < 0)
             {
-                    // Stryker disable once Arithmetic : only spares a second attempt at a widget already refused.
+                // Stryker disable once Arithmetic : only spares a second attempt at a widget already refused.
                 _plainRefusedAt = _offset + next;
                 break;
             }
@@ -490,6 +495,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         {
             WriteMember(ref reader, ref cursor, member);
             _next++;
+
             // Stryker disable once Equality : no member is number 12, so Holds(12) is false.
             while (_next < WidgetMembers.Count && _parked.Holds(_next))
             {

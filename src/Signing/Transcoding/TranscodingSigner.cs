@@ -89,6 +89,7 @@ public sealed class TranscodingSigner
 
             // Stryker disable once Conditional : the sink for several hashes feeds one just as well, only through a loop.
             var sink = hashes.Length == 1 ? new HmacSink(hashes[0], buffer) : new HmacSink(hashes, buffer);
+
             // Stryker disable once Boolean : ConfigureAwait(true) differs only under a synchronization context.
             var summary = await EnvelopeTranscoder.TranscodeAsync(body, sink, _pool, cancellationToken).ConfigureAwait(false);
             if (summary.IsEmptyBody)
