@@ -139,8 +139,10 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                 break;
             }
 
+            // The segment as a sequence of its own memory: a slice that ends where its segment ends may be marked as
+            // ending at the start of the next, and so not be one segment, which would keep plain widgets from the fast path.
             var segment = rest.First.Length;
-            var inSegment = ReadPiece(rest.Slice(0, segment), isFinalBlock: false, long.MaxValue, ref cursor);
+            var inSegment = ReadPiece(new ReadOnlySequence<byte>(rest.First), isFinalBlock: false, long.MaxValue, ref cursor);
             if (SyntaxErrorPending)
             {
                 consumed = inSegment;

@@ -110,6 +110,26 @@ public sealed class PlainWidgetReachTests
         Assert.Equal(300, summary.PlainWidgets);
     }
 
+    [Theory]
+    [InlineData(1024)]
+    [InlineData(4096)]
+    [InlineData(16384)]
+    public async Task Delivered_in_pieces_every_widget_inside_one_piece_is_copied(int piece)
+    {
+        // As Kestrel delivers a body: a buffer of several segments, none of them final. A widget that crosses from one
+        // piece into the next is left to the tokenizer, and so, at most, is the one after it.
+        var widget = EnvelopeJson.Widget();
+        var body = Encoding.UTF8.GetBytes(EnvelopeJson.Envelope([.. Enumerable.Repeat(widget, 400)]));
+        var starts = Enumerable.Range(0, 400).Select(i => "{\"widgets\":[".Length + (i * (widget.Length + 1)));
+        var inOnePiece = starts.Count(start => start / piece == (start + widget.Length - 1) / piece);
+        var crossings = 400 - inOnePiece;
+
+        var summary = await EnvelopeTranscoder.TranscodeAsync(new SteppedPipeReader(body, piece), new ArrayBufferWriter<byte>());
+
+        Assert.Equal(400, summary.WidgetCount);
+        Assert.InRange(summary.PlainWidgets, inOnePiece - crossings, inOnePiece);
+    }
+
     [Fact]
     public void Of_a_body_mixing_plain_and_awkward_text_exactly_the_widgets_whose_strings_are_plain_are_copied()
     {
