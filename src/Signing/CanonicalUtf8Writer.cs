@@ -100,6 +100,8 @@ public static class CanonicalUtf8Writer
         prefix.CopyTo(span);
         var text = span.Slice(prefix.Length, direct);
         var copied = 0;
+
+        // Stryker disable once Equality : with no direct copy, the general case below writes the same bytes, slower.
         while (copied < direct && IsPlainAscii(value[copied]))
         {
             text[copied] = (byte)value[copied];
@@ -119,6 +121,7 @@ public static class CanonicalUtf8Writer
     }
 
     // U+0020 to U+007F except the quote and the backslash: one byte each, written as they are.
+    // Stryker disable once Equality : DEL left to the general case is written as it is there too.
     private static bool IsPlainAscii(char c) => (uint)(c - 0x20) <= 0x7F - 0x20 && c != '"' && c != '\\';
 
     // The general case: runs that need no escaping are transcoded in bulk, and each character that does is escaped.

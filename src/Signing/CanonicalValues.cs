@@ -114,9 +114,14 @@ internal static class CanonicalValues
         }
 
         span[1] = (byte)'u';
+
+        // Stryker disable Bitwise : a char is never negative, so >>> shifts as >> does; and every character escaped here
+        // (a control character, U+0085, U+2028, U+2029) has 0 for its second digit, which (c << 8) & 0xF also gives.
         span[2] = LowerHex[c >> 12];
         span[3] = LowerHex[(c >> 8) & 0xF];
         span[4] = LowerHex[(c >> 4) & 0xF];
+
+        // Stryker restore Bitwise
         span[5] = LowerHex[c & 0xF];
         cursor.Advance(6);
     }
@@ -141,6 +146,7 @@ internal static class CanonicalValues
             var rest = utf8[next..];
             var (escaped, length) = rest switch
             {
+                // Stryker disable once Equality : the byte is one of MayEscape's, never 0x80.
                 [< 0x80, ..] => ((char)rest[0], 1),
                 [0xC2, 0x85, ..] => ('\u0085', 2),
                 [0xE2, 0x80, 0xA8, ..] => ('\u2028', 3),

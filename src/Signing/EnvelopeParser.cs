@@ -75,6 +75,9 @@ public static class EnvelopeParser
     {
         ArgumentNullException.ThrowIfNull(body);
         var blocks = body.GetReadOnlySequence();
+
+        // Stryker disable once Block : the stream path below gives the same envelope or error (checked for every body
+        // tried, deep nesting where a string belongs included); the span path is there for speed.
         if (blocks.IsSingleSegment)
         {
             return Parse(blocks.FirstSpan);

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 using Newtonsoft.Json;
 using Signing.Generation;
@@ -164,9 +165,19 @@ public sealed class CanonicalUtf8WriterTests
 
         foreach (var envelope in new[] { nullList, nullString })
         {
-            Assert.Throws<JsonSerializationException>(() => Canonical.FromNewtonsoft(envelope));
-            Assert.Throws<JsonSerializationException>(() => Canonical.FromUtf8Writer(envelope));
+            var expected = Assert.Throws<JsonSerializationException>(() => Canonical.FromNewtonsoft(envelope));
+            var refused = Assert.Throws<JsonSerializationException>(() => Canonical.FromUtf8Writer(envelope));
+            // Newtonsoft's words, without the path it adds.
+            Assert.Contains("requires a value", refused.Message, StringComparison.Ordinal);
+            Assert.StartsWith(refused.Message.TrimEnd('.'), expected.Message, StringComparison.Ordinal);
         }
+    }
+
+    [Fact]
+    public void A_missing_envelope_or_output_is_refused()
+    {
+        Assert.Throws<ArgumentNullException>(() => CanonicalUtf8Writer.Write(null!, new ArrayBufferWriter<byte>()));
+        Assert.Throws<ArgumentNullException>(() => CanonicalUtf8Writer.Write(EnvelopeGenerator.Create(1, seed: 1), null!));
     }
 
     [Fact]
