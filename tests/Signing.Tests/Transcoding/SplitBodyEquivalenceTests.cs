@@ -52,7 +52,9 @@ public sealed class SplitBodyEquivalenceTests
         // The widgets are copied without the tokenizer, which then goes on from the last one's line; the refusal (a
         // number for a widget, or a syntax error) must be placed on that line, in whichever read it comes: spaces put it
         // in a later read than the last widget copied.
-        var widgets = string.Join(",\n", Enumerable.Repeat(EnvelopeJson.Widget(), 40));
+        // Every seventh widget has an escape, so the tokenizer reads it between two runs of copied widgets.
+        var escaped = EnvelopeJson.Widget("property0", "\"\\u0041\"");
+        var widgets = string.Join(",\n", Enumerable.Range(0, 40).Select(i => i % 7 == 3 ? escaped : EnvelopeJson.Widget()));
         var body = Encoding.UTF8.GetBytes("{\n\"widgets\":[" + widgets + "," + new string(' ', spaces) + refused + "]}");
         var expected = BothPaths.ObjectPath(body);
         Assert.False(expected.IsSigned);
