@@ -200,15 +200,21 @@ internal static class PlainWidget
         for (var member = WidgetMembers.Id + 1; member <= WidgetMembers.CreatedUtc && at >= 0; member++)
         {
             var prefix = WidgetMembers.Prefix(member);
+
+            // Stryker disable once Unary : here and below, 1 instead of -1 points into "id", from where the match can only
+            // fail (no member's prefix starts there, and no widget ends within its first bytes), as it does with -1.
             at = widget[at..].StartsWith(prefix) ? at + prefix.Length : -1;
             if (at >= 0 && member == WidgetMembers.CreatedUtc)
             {
+                // Stryker disable once Unary : see above.
                 at = widget[at..].StartsWith("\""u8) ? at + 1 : -1;
             }
 
             if (at >= 0)
             {
                 var length = widget[at..].IndexOfAnyExcept(PlainText);
+
+                // Stryker disable once Unary : see above.
                 at = length >= 0 && widget[at + length] == '"' ? at + length + 1 : -1;
             }
         }

@@ -76,6 +76,22 @@ public sealed class TranscoderReadingTests
     }
 
     [Fact]
+    public async Task A_syntax_error_before_the_end_is_reported_after_reading_more_from_a_real_pipe()
+    {
+        // A pipe refuses a read before the last one was advanced: the error's context is read the way any read is.
+        var body = Encoding.UTF8.GetBytes("{\"widgets\":[x" + new string(' ', 3000) + "]}");
+        var pipe = new Pipe(new PipeOptions(pauseWriterThreshold: 0));
+        await pipe.Writer.WriteAsync(body.AsMemory(0, 100));
+
+        var transcoding = EnvelopeTranscoder.TranscodeAsync(pipe.Reader, new ArrayBufferWriter<byte>()).AsTask();
+        await pipe.Writer.WriteAsync(body.AsMemory(100));
+        await pipe.Writer.CompleteAsync();
+
+        var refused = await Assert.ThrowsAsync<EnvelopeFormatException>(() => transcoding);
+        Assert.Equal(Answer.Refused(refused), BothPaths.ObjectPath(body));
+    }
+
+    [Fact]
     public async Task A_read_canceled_by_the_readers_owner_says_so()
     {
         var pipe = new Pipe();
