@@ -1,3 +1,4 @@
+using Signing.Tests.Transcoding.Harness;
 using Signing.Transcoding;
 
 namespace Signing.Tests.Transcoding;

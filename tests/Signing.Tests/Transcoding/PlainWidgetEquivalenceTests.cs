@@ -1,6 +1,7 @@
 using System.Text;
 using Newtonsoft.Json;
 using Signing.Generation;
+using Signing.Tests.Transcoding.Harness;
 
 namespace Signing.Tests.Transcoding;
 

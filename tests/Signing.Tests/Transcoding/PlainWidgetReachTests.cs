@@ -3,6 +3,7 @@ using System.IO.Pipelines;
 using System.Text;
 using Newtonsoft.Json;
 using Signing.Generation;
+using Signing.Tests.Transcoding.Harness;
 using Signing.Transcoding;
 
 namespace Signing.Tests.Transcoding;

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Signing.Tests.Transcoding.Harness;
 using Signing.Transcoding;
 
 namespace Signing.Tests.Transcoding;

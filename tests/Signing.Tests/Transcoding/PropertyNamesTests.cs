@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text;
 using System.Text.Json;
+using Signing.Tests.Transcoding.Harness;
 using Signing.Transcoding;
 
 namespace Signing.Tests.Transcoding;

@@ -1,5 +1,6 @@
 using System.Text;
 using Signing.Tests.Hostile;
+using Signing.Tests.Transcoding.Harness;
 
 namespace Signing.Tests.Transcoding;
 

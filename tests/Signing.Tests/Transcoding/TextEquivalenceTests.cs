@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Signing.Tests.Transcoding.Harness;
 
 namespace Signing.Tests.Transcoding;
 

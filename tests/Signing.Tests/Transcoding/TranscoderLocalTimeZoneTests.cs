@@ -1,3 +1,5 @@
+using Signing.Tests.Transcoding.Harness;
+
 namespace Signing.Tests.Transcoding;
 
 /// <summary>

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Text;
+using Signing.Tests.Transcoding.Harness;
 using Signing.Transcoding;
 
 namespace Signing.Tests.Transcoding;

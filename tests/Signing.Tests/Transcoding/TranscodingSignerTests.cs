@@ -1,6 +1,7 @@
 using System.IO.Pipelines;
 using Signing.Generation;
 using Signing.Strategies;
+using Signing.Tests.Transcoding.Harness;
 using Signing.Transcoding;
 
 namespace Signing.Tests.Transcoding;

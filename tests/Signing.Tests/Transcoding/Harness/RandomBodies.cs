@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text;
 using Signing.Generation;
 
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>
 /// Bodies a client might send for a generated envelope: the same widgets written in any valid way (members in any

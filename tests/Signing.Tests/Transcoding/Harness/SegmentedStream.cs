@@ -1,4 +1,4 @@
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>
 /// A body that arrives in pieces of random size, from 1 byte to 64 KiB, so that read boundaries fall everywhere:

@@ -1,6 +1,6 @@
 using System.Buffers;
 
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>One piece of a body held as a chain of segments (see <see cref="SteppedPipeReader"/>).</summary>
 internal sealed class BodySegment : ReadOnlySequenceSegment<byte>

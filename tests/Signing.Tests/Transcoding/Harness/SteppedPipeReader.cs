@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>
 /// A reader that reveals a body one fixed-size segment per read, synchronously and without allocating, as Kestrel hands

@@ -1,6 +1,6 @@
 using System.Buffers;
 
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>The shared pool, counting what is rented and returned, so a test can see that every array came back.</summary>
 internal sealed class CountingArrayPool : ArrayPool<byte>

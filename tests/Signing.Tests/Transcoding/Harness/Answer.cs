@@ -1,4 +1,4 @@
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>What one path answered for one body: the canonical bytes and widget count, or the refusal.</summary>
 internal sealed record Answer(byte[]? Canonical, int WidgetCount, string? Message, string? Path, long? Line, long? Position)

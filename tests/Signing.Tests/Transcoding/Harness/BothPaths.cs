@@ -3,7 +3,7 @@ using System.IO.Pipelines;
 using System.Text;
 using Signing.Transcoding;
 
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>
 /// Runs the object path (<see cref="EnvelopeParser"/> then <see cref="CanonicalUtf8Writer"/>, what every strategy

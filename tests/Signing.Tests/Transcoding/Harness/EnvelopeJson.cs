@@ -1,4 +1,4 @@
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>Hand-written bodies for the differential tests: a valid widget with any member's raw JSON replaced.</summary>
 internal static class EnvelopeJson

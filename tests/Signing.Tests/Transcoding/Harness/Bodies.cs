@@ -2,7 +2,7 @@ using System.IO.Pipelines;
 using Newtonsoft.Json;
 using Signing.Generation;
 
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>Request bodies for the signer tests, and pipes that deliver them as a client would.</summary>
 internal static class Bodies

@@ -1,4 +1,4 @@
-namespace Signing.Tests.Transcoding;
+namespace Signing.Tests.Transcoding.Harness;
 
 /// <summary>A body whose connection fails after <paramref name="prefix"/>: every read past it throws <paramref name="failure"/>.</summary>
 internal sealed class ThrowingStream(byte[] prefix, Exception failure) : Stream
