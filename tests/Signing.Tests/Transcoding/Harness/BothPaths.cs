@@ -27,15 +27,17 @@ internal static class BothPaths
     }
 
     /// <summary>The transcoder's answer, with the body read in pieces chosen by <paramref name="seed"/>.</summary>
-    public static Answer Transcoder(byte[] body, int seed)
+    public static Answer Transcoder(byte[] body, int seed) => Transcoder(Reader(body, seed), body.Length);
+
+    /// <summary>The transcoder's answer for a body of <paramref name="bodyLength"/> bytes read from <paramref name="reader"/>.</summary>
+    public static Answer Transcoder(PipeReader reader, long bodyLength)
     {
         var output = new ArrayBufferWriter<byte>();
-        var reader = Reader(body, seed);
         try
         {
             var summary = EnvelopeTranscoder.TranscodeAsync(reader, output).AsTask().GetAwaiter().GetResult();
             Assert.Equal(output.WrittenCount, summary.BytesWritten);
-            Assert.Equal(body.Length, summary.BodyBytes);
+            Assert.Equal(bodyLength, summary.BodyBytes);
             return Answer.Signed(output.WrittenSpan.ToArray(), summary.WidgetCount);
         }
         catch (EnvelopeFormatException e)
