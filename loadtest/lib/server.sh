@@ -68,13 +68,30 @@ read_stats() {
   curl -fsS --max-time 10 "$base_url/api/stats" >"${1:-/dev/stdout}"
 }
 
-# Installs wrk from Debian's packages when missing and running as root; otherwise says how and fails.
+# Installs wrk from Debian's packages when missing and running as root; otherwise says how and fails. Another apt
+# (unattended upgrades, a parallel build) may hold apt's locks: DPkg::Lock::Timeout makes apt wait for dpkg's own
+# locks, but apt 2.6 ignores it for the package lists' lock (update) and the download cache's lock (install) and fails
+# at once ("Could not get lock /var/lib/apt/lists/lock"; tried 25 November 2026 with a held lock). So each command is
+# also tried again while apt says a lock is held, for 300 s in all, and any other failure is shown and ends the script.
 require_wrk() {
   if ! command -v wrk >/dev/null; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
       echo "Installing wrk from Debian's packages (apt-get install wrk)."
-      apt-get update -qq >/dev/null
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+      local deadline=$((SECONDS + 300)) errors args
+      errors=$(mktemp)
+      for args in "update -qq" "install -y -qq wrk"; do
+        # shellcheck disable=SC2086 # $args is two or three words on purpose.
+        until DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 $args >/dev/null 2>"$errors"; do
+          if ! grep -q 'Could not get lock' "$errors" || [ "$SECONDS" -ge "$deadline" ]; then
+            cat "$errors" >&2
+            echo "apt-get $args failed; install wrk by hand (apt-get install wrk) and run again." >&2
+            exit 1
+          fi
+          echo "Another apt holds its lock; apt-get ${args%% *} waits and tries again (300 s at most)."
+          sleep 5
+        done
+      done
+      rm -f "$errors"
     else
       echo "This script needs wrk: sudo apt-get install wrk" >&2
       exit 2
