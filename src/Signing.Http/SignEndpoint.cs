@@ -26,7 +26,7 @@ public sealed class SignEndpoint(
     /// <summary>The value of <see cref="SignResponse.Algorithm"/>, and the only algorithm verify checks.</summary>
     internal const string Algorithm = "HMAC-SHA256";
 
-    /// <summary>Stands in for the strategy in logs when the request named none that exists: the caller's text is not logged.</summary>
+    /// <summary>Stands in for the strategy in verify's logs when the request named none that exists (sign logs what was asked for).</summary>
     internal const string NoStrategy = "none";
 
     private readonly EnvelopeRequestReader _reader = new(streams, decompression, options);
@@ -48,7 +48,7 @@ public sealed class SignEndpoint(
         var phases = new RequestPhases();
         if (!EnvelopeRequestReader.TryChooseStrategy(request, keys.Active, out var choice, out var problem))
         {
-            return Rejected(problem, NoStrategy, phases);
+            return Rejected(problem, SigningLog.RequestedStrategy(request.Query["strategy"]), phases);
         }
 
         var outcome = RequestOutcome.Failed;

@@ -87,6 +87,7 @@ internal static class SignProblems
         detail: "The signature does not match the envelope under any configured key.",
         statusCode: StatusCodes.Status401Unauthorized);
 
-    // Echoing a caller's value back is useful; echoing a megabyte of it is not.
-    private static string Excerpt(string value) => value.Length <= 64 ? value : string.Concat(value.AsSpan(0, 64), "…");
+    // Echoing a caller's value back is useful; echoing a megabyte of it is not. SigningLog quotes a requested strategy
+    // the same way.
+    internal static string Excerpt(string value) => value.Length <= 64 ? value : string.Concat(value.AsSpan(0, 64), "…");
 }

@@ -1,4 +1,6 @@
+using System.Globalization;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Primitives;
 
 namespace Signing.Http;
 
@@ -9,7 +11,8 @@ namespace Signing.Http;
 /// <remarks>
 /// Fields are chosen so that nothing secret or private can reach a log: strategy names, key ids, sizes, counts,
 /// durations, status codes and the fixed problem titles. Never key material, never the body or any part of it, and
-/// never a problem's detail, which may quote the body.
+/// never a problem's detail, which may quote the body. The one text a caller chooses is a rejected sign's requested
+/// strategy, from the query string (<see cref="RequestedStrategy"/>), quoted as the problem details quote it.
 /// </remarks>
 internal static partial class SigningLog
 {
@@ -47,6 +50,22 @@ internal static partial class SigningLog
         Message = "Verify with {Strategy} rejected with {StatusCode} ({Problem}): body {BodyBytes} B, total {ElapsedMilliseconds} ms")]
     public static partial void VerifyRejected(
         ILogger logger, string strategy, int statusCode, string? problem, long bodyBytes, double elapsedMilliseconds);
+
+    /// <summary>
+    /// The strategy a rejected sign asked for, as its log line names it: cut to 64 characters and an ellipsis as the
+    /// problem details cut it (<see cref="SignProblems.Excerpt"/>), several values joined with commas, and control and
+    /// format characters replaced with <c>?</c>, so that a name can neither forge a log line nor reorder what a reader
+    /// sees (the problem details need no such step: JSON escapes them).
+    /// </summary>
+    public static string RequestedStrategy(StringValues requested)
+    {
+        var excerpt = SignProblems.Excerpt(requested.ToString());
+        return excerpt.Any(IsHidden) ? new string([.. excerpt.Select(c => IsHidden(c) ? '?' : c)]) : excerpt;
+    }
+
+    // Line breaks, escapes and other controls, and the invisible formatting marks (bidirectional overrides among them).
+    private static bool IsHidden(char c) =>
+        char.IsControl(c) || CharUnicodeInfo.GetUnicodeCategory(c) == UnicodeCategory.Format;
 
     [LoggerMessage(EventId = 7, EventName = "InvalidSettings", Level = LogLevel.Critical,
         Message = "Signing cannot start; fix these settings: {Failures}")]

@@ -80,12 +80,13 @@ public sealed class LoggingTests(LoggingServerFactory factory) : IClassFixture<L
         var signed = await VerifyRequests.SignAsync(client, marked);
 
         // Every path a request can take: signed, verified, mismatched, malformed (with the marker where the parser
-        // quotes what it read), unknown strategy and header carrying the marker too.
+        // quotes what it read), unknown strategy and header carrying the marker too. (A rejected sign logs the
+        // strategy it asked for, which is the caller's to choose and not the payload: see the tests below.)
         using (await VerifyRequests.VerifyAsync(client, marked, "", VerifyRequests.Header(signed.Signature)))
         using (await VerifyRequests.VerifyAsync(client, marked, "", VerifyRequests.Header(new string('a', 64))))
         using (await VerifyRequests.VerifyAsync(client, marked, "", PayloadMarker))
         using (await VerifyRequests.VerifyAsync(client, marked, "?strategy=" + PayloadMarker, VerifyRequests.Header(signed.Signature)))
-        using (await client.PostAsync("/api/sign?strategy=" + PayloadMarker, Bodies.Json(marked)))
+        using (await client.PostAsync("/api/sign?strategy=unknown", Bodies.Json(marked)))
         using (await client.PostAsync("/api/sign", Bodies.Json("{\"widgets\":[{\"id\":\"" + PayloadMarker + "\"}]}")))
         using (await client.PostAsync("/api/sign", Bodies.Json("{\"widgets\":[" + PayloadMarker + "]}")))
         using (await client.PostAsync("/api/sign", Bodies.Json("{\"" + PayloadMarker + "\":[]}")))
@@ -122,6 +123,61 @@ public sealed class LoggingTests(LoggingServerFactory factory) : IClassFixture<L
         var entry = Single("SignRejected", e => Equals(e.Fields["Strategy"], "streaming"));
         Assert.Equal(400, Field<int>(entry, "StatusCode"));
         Assert.Equal("Invalid envelope", entry.Fields["Problem"]);
+    }
+
+    [Fact]
+    public async Task An_unknown_strategy_is_logged_as_it_was_asked_for()
+    {
+        using var client = factory.CreateClient();
+
+        using var response = await client.PostAsync("/api/sign?strategy=bogus", Bodies.Json(Bodies.Canonical(widgetCount: 1, seed: 85)));
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        var entry = Single("SignRejected", e => Equals(e.Fields["Strategy"], "bogus"));
+        Assert.Equal("Unknown strategy", entry.Fields["Problem"]);
+        Assert.Contains("Sign with bogus rejected with 400", entry.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_long_requested_strategy_is_logged_cut_as_the_problem_details_cut_it()
+    {
+        using var client = factory.CreateClient();
+        var name = "long" + new string('x', 60) + "-and-then-some";
+
+        using var response = await client.PostAsync("/api/sign?strategy=" + name, Bodies.Json(Bodies.Canonical(widgetCount: 1, seed: 86)));
+
+        var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.BadRequest);
+        var cut = "long" + new string('x', 60) + "\u2026";
+        Assert.Single(factory.Entries, e => e.EventName == "SignRejected" && Equals(e.Fields["Strategy"], cut));
+        Assert.Contains($"'{cut}'", ProblemResponse.Detail(problem), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("odd%0Aname", "odd?name")]
+    [InlineData("odd%0D%0AFake%20log%20line", "odd??Fake log line")]
+    [InlineData("odd%1B%5B31mred", "odd?[31mred")]
+    [InlineData("odd%E2%80%AEeman", "odd?eman")]
+    [InlineData("%E2%9C%93", "\u2713")]
+    public async Task A_requested_strategy_is_logged_with_line_breaks_and_hidden_characters_replaced(string query, string logged)
+    {
+        using var client = factory.CreateClient();
+
+        using var response = await client.PostAsync("/api/sign?strategy=" + query, Bodies.Json(Bodies.Canonical(widgetCount: 1, seed: 87)));
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Single(factory.Entries, e => e.EventName == "SignRejected" && Equals(e.Fields["Strategy"], logged));
+    }
+
+    [Fact]
+    public async Task A_strategy_given_twice_is_logged_with_both_names()
+    {
+        using var client = factory.CreateClient();
+
+        using var response = await client.PostAsync("/api/sign?strategy=utf8&strategy=twice", Bodies.Json(Bodies.Canonical(widgetCount: 1, seed: 88)));
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        var entry = Single("SignRejected", e => Equals(e.Fields["Strategy"], "utf8,twice"));
+        Assert.Equal("Ambiguous strategy", entry.Fields["Problem"]);
     }
 
     private static byte[] WithMarker(byte[] canonical)
