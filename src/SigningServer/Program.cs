@@ -1,6 +1,8 @@
 using Signing.Http;
 
-var builder = WebApplication.CreateBuilder(args);
+// The content root, where appsettings*.json are read from, is the app's own folder, not the working directory:
+// 'dotnet /path/to/SigningServer.dll' started from anywhere else would otherwise run without them.
+var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
 
 // 'func start' listens on 7071, so clients and the k6 script cannot tell the two hosts apart; --urls or
 // ASPNETCORE_URLS still win.

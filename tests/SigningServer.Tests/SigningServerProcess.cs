@@ -30,18 +30,19 @@ internal sealed partial class SigningServerProcess : IAsyncDisposable
 
     /// <summary>
     /// Starts the server built beside the tests with the test key, in Production, with no inherited OpenTelemetry or
-    /// Application Insights settings, plus <paramref name="environment"/>; returns once it listens (60 s at most).
+    /// Application Insights settings, plus <paramref name="environment"/>, from <paramref name="workingDirectory"/>
+    /// (by default the folder it was built to); returns once it listens (60 s at most).
     /// </summary>
-    public static async Task<SigningServerProcess> StartAsync(IReadOnlyDictionary<string, string> environment)
+    public static async Task<SigningServerProcess> StartAsync(IReadOnlyDictionary<string, string> environment, string? workingDirectory = null)
     {
         var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
         {
-            WorkingDirectory = AppContext.BaseDirectory,
+            WorkingDirectory = workingDirectory ?? AppContext.BaseDirectory,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        start.ArgumentList.Add("SigningServer.dll");
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "SigningServer.dll"));
         start.ArgumentList.Add("--urls");
         start.ArgumentList.Add("http://127.0.0.1:0");
         foreach (var inherited in start.Environment.Keys.Where(k => k.StartsWith("OTEL_", StringComparison.Ordinal) || k.StartsWith("APPLICATIONINSIGHTS_", StringComparison.Ordinal) || k.StartsWith("ASPNETCORE_", StringComparison.Ordinal)).ToList())
