@@ -125,17 +125,24 @@ public sealed class LoggingTests(LoggingServerFactory factory) : IClassFixture<L
         Assert.Equal("Invalid envelope", entry.Fields["Problem"]);
     }
 
-    [Fact]
-    public async Task An_unknown_strategy_is_logged_as_it_was_asked_for()
+    [Theory]
+    [InlineData("bogus", "bogus", "Unknown strategy")]
+    [InlineData("utf8&strategy=twice", "utf8,twice", "Ambiguous strategy")]
+    [InlineData("%E2%9C%93", "\u2713", "Unknown strategy")]
+    [InlineData("odd%0Aname", "odd?name", "Unknown strategy")]
+    [InlineData("odd%0D%0AFake%20log%20line", "odd??Fake log line", "Unknown strategy")]
+    [InlineData("odd%1B%5B31mred", "odd?[31mred", "Unknown strategy")]
+    [InlineData("odd%E2%80%AEeman", "odd?eman", "Unknown strategy")]
+    public async Task A_rejected_sign_logs_the_strategy_it_asked_for_with_line_breaks_and_hidden_characters_replaced(string query, string logged, string problem)
     {
         using var client = factory.CreateClient();
 
-        using var response = await client.PostAsync("/api/sign?strategy=bogus", Bodies.Json(Bodies.Canonical(widgetCount: 1, seed: 85)));
+        using var response = await client.PostAsync("/api/sign?strategy=" + query, Bodies.Json(Bodies.Canonical(widgetCount: 1, seed: 85)));
 
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        var entry = Single("SignRejected", e => Equals(e.Fields["Strategy"], "bogus"));
-        Assert.Equal("Unknown strategy", entry.Fields["Problem"]);
-        Assert.Contains("Sign with bogus rejected with 400", entry.Message, StringComparison.Ordinal);
+        var entry = Single("SignRejected", e => Equals(e.Fields["Strategy"], logged));
+        Assert.Equal(problem, entry.Fields["Problem"]);
+        Assert.StartsWith($"Sign with {logged} rejected with 400 ", entry.Message, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -150,34 +157,6 @@ public sealed class LoggingTests(LoggingServerFactory factory) : IClassFixture<L
         var cut = "long" + new string('x', 60) + "\u2026";
         Assert.Single(factory.Entries, e => e.EventName == "SignRejected" && Equals(e.Fields["Strategy"], cut));
         Assert.Contains($"'{cut}'", ProblemResponse.Detail(problem), StringComparison.Ordinal);
-    }
-
-    [Theory]
-    [InlineData("odd%0Aname", "odd?name")]
-    [InlineData("odd%0D%0AFake%20log%20line", "odd??Fake log line")]
-    [InlineData("odd%1B%5B31mred", "odd?[31mred")]
-    [InlineData("odd%E2%80%AEeman", "odd?eman")]
-    [InlineData("%E2%9C%93", "\u2713")]
-    public async Task A_requested_strategy_is_logged_with_line_breaks_and_hidden_characters_replaced(string query, string logged)
-    {
-        using var client = factory.CreateClient();
-
-        using var response = await client.PostAsync("/api/sign?strategy=" + query, Bodies.Json(Bodies.Canonical(widgetCount: 1, seed: 87)));
-
-        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        Assert.Single(factory.Entries, e => e.EventName == "SignRejected" && Equals(e.Fields["Strategy"], logged));
-    }
-
-    [Fact]
-    public async Task A_strategy_given_twice_is_logged_with_both_names()
-    {
-        using var client = factory.CreateClient();
-
-        using var response = await client.PostAsync("/api/sign?strategy=utf8&strategy=twice", Bodies.Json(Bodies.Canonical(widgetCount: 1, seed: 88)));
-
-        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        var entry = Single("SignRejected", e => Equals(e.Fields["Strategy"], "utf8,twice"));
-        Assert.Equal("Ambiguous strategy", entry.Fields["Problem"]);
     }
 
     private static byte[] WithMarker(byte[] canonical)
