@@ -43,7 +43,8 @@ public static class SigningMetricsExportExtensions
     /// OTLP when <see cref="OtlpEndpointVariable"/> is set in the environment, and Azure Monitor when
     /// <see cref="MetricsExportOptions.ConnectionStringSetting"/> is set, signed in as the managed identity named by
     /// <see cref="MetricsExportOptions.ManagedIdentityClientIdSetting"/> (a connection string without it stops the app
-    /// at start-up). With neither, the provider has no reader and enables no instrument, so recording costs what it did
+    /// at start-up), keeping exports it could not send where <see cref="MetricsExportOptions.StorageDirectory"/> says,
+    /// or nowhere (<see cref="MetricsExportOptions.DisableOfflineStorage"/>). With neither, the provider has no reader and enables no instrument, so recording costs what it did
     /// before. Every export carries <c>service.name</c> (the host's application name) and <c>service.instance.id</c>
     /// (<see cref="InstanceStats"/>' instance and process), so metrics from many instances add up per strategy and can
     /// still be told apart. The provider is disposed with the host, which exports what it holds one last time: an
@@ -56,6 +57,8 @@ public static class SigningMetricsExportExtensions
             {
                 options.ApplicationInsightsConnectionString = configuration[MetricsExportOptions.ConnectionStringSetting];
                 options.ManagedIdentityClientId = configuration[MetricsExportOptions.ManagedIdentityClientIdSetting];
+                options.StorageDirectory = configuration[MetricsExportOptions.StorageDirectorySetting] is { Length: > 0 } directory ? directory : null;
+                options.DisableOfflineStorage = configuration.GetValue<bool>(MetricsExportOptions.DisableOfflineStorageSetting);
             })
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<MetricsExportOptions>, MetricsExportOptionsValidator>();
@@ -85,7 +88,14 @@ public static class SigningMetricsExportExtensions
             if (!string.IsNullOrWhiteSpace(options.ApplicationInsightsConnectionString))
             {
                 var credential = new ManagedIdentityCredential(ManagedIdentityId.FromUserAssignedClientId(options.ManagedIdentityClientId!));
-                metrics.AddAzureMonitorMetricExporter(exporter => exporter.ConnectionString = options.ApplicationInsightsConnectionString, credential);
+                metrics.AddAzureMonitorMetricExporter(
+                    exporter =>
+                    {
+                        exporter.ConnectionString = options.ApplicationInsightsConnectionString;
+                        exporter.StorageDirectory = options.StorageDirectory;
+                        exporter.DisableOfflineStorage = options.DisableOfflineStorage;
+                    },
+                    credential);
             }
         });
 
