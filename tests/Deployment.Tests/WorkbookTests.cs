@@ -11,6 +11,7 @@ namespace Deployment.Tests;
 public sealed partial class WorkbookTests
 {
     private const string WorkbookFile = "infra/signing-workbook.json";
+    private const string ExportFile = "src/Signing.Http/Telemetry/SigningMetricsExportExtensions.cs";
 
     private static BicepFile.Declaration Workbook() => Repo.Bicep("infra/resources.bicep").Resource("Microsoft.Insights/workbooks");
 
@@ -62,7 +63,7 @@ public sealed partial class WorkbookTests
         Assert.Equal(4, parameter.GetProperty("type").GetInt32());
 
         var charts = Charts();
-        Assert.True(charts.Count >= 4, "The workbook should chart requests per second, latency, allocation and collections.");
+        Assert.True(charts.Count >= 6, "The workbook should chart requests per second, latency, allocation, collections, ASP.NET Core's requests and Kestrel's connections.");
         foreach (var (title, _, content) in charts)
         {
             Assert.Equal("TimeRange", content.GetProperty("timeContextFromParameter").GetString());
@@ -90,6 +91,42 @@ public sealed partial class WorkbookTests
     }
 
     [Fact]
+    public void Requests_per_second_are_split_by_the_outcome_the_Signing_meter_tags_them_with()
+    {
+        // Refused (503) and failed requests are counted in the same histogram as the signed ones: unsplit, a burst of
+        // refusals would read as throughput.
+        var rps = Chart("Requests per second");
+        Assert.Contains($@"customDimensions[""{Telemetry("OutcomeTag")}""]", rps, StringComparison.Ordinal);
+        var outcomes = OutcomeNames().Matches(Repo.Read("src/Signing.Http/SigningTelemetry.cs")).Select(m => m.Groups["name"].Value).ToList();
+        Assert.Equal(["success", "refused", "failure"], outcomes);
+        Assert.Contains(@"outcome == ""success"", ""signed""", rps, StringComparison.Ordinal);
+        Assert.Contains(@"outcome == ""refused"", ""refused 503""", rps, StringComparison.Ordinal);
+        Assert.Contains(@"""failed"")", rps, StringComparison.Ordinal);
+        Assert.Contains("strcat(strategy, \" \", outcome)", rps, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ASP_NET_Core_requests_are_counted_by_status_class_from_its_hosting_meter()
+    {
+        var requests = Chart("ASP.NET Core requests per second");
+        Assert.Contains(@"name == ""http.server.request.duration""", requests, StringComparison.Ordinal);
+        Assert.Contains(@"customDimensions[""http.response.status_code""]", requests, StringComparison.Ordinal);
+        Assert.Contains("sum(valueCount) / 60.0", requests, StringComparison.Ordinal);
+        Assert.Contains(@"""Microsoft.AspNetCore.Hosting""", Repo.Read(ExportFile), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Kestrel_connections_open_and_queued_come_from_its_meter_summed_over_instances()
+    {
+        var connections = Chart("Kestrel connections");
+        Assert.Contains(@"name in (""kestrel.active_connections"", ""kestrel.queued_connections"")", connections, StringComparison.Ordinal);
+        // An up-down counter is exported as its level: averaged per instance within the minute, then added up.
+        Assert.Contains("by name, cloud_RoleInstance, bin(timestamp, 1m)", connections, StringComparison.Ordinal);
+        Assert.Contains("sum(connections) by name, timestamp", connections, StringComparison.Ordinal);
+        Assert.Contains(@"""Microsoft.AspNetCore.Server.Kestrel""", Repo.Read(ExportFile), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Percentiles_come_from_the_hosts_request_telemetry_with_the_strategy_from_the_url()
     {
         // The exporter sends no histogram buckets, so percentiles cannot come from the Signing meter.
@@ -113,7 +150,7 @@ public sealed partial class WorkbookTests
         var gc = Chart("GC collections");
         Assert.Contains(@"name == ""dotnet.gc.collections""", gc, StringComparison.Ordinal);
         Assert.Contains(@"customDimensions[""gc.heap.generation""]", gc, StringComparison.Ordinal);
-        Assert.Contains("System.Runtime", Repo.Read("src/Signing.Http/Telemetry/SigningMetricsExportExtensions.cs"), StringComparison.Ordinal);
+        Assert.Contains("System.Runtime", Repo.Read(ExportFile), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -143,4 +180,8 @@ public sealed partial class WorkbookTests
 
     [GeneratedRegex(@"^```kusto\n(?<query>.*?)^```", RegexOptions.Multiline | RegexOptions.Singleline)]
     private static partial Regex KustoBlock();
+
+    // The outcome tag's values, as SigningTelemetry.Record names them.
+    [GeneratedRegex(@"(?:RequestOutcome\.\w+|_)\s*=>\s*""(?<name>\w+)""")]
+    private static partial Regex OutcomeNames();
 }
