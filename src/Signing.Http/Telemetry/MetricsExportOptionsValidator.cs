@@ -33,7 +33,7 @@ public sealed class MetricsExportOptionsValidator : IValidateOptions<MetricsExpo
             if (!Path.IsPathFullyQualified(directory))
             {
                 return ValidateOptionsResult.Fail(
-                    $"{MetricsExportOptions.StorageDirectorySetting} must be an absolute path, such as /home/signing/azure-monitor; got '{directory}'.");
+                    $"{MetricsExportOptions.StorageDirectorySetting} must be an absolute path, such as /home/signing/azure-monitor.");
             }
         }
 
