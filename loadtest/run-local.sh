@@ -96,7 +96,7 @@ for count in $widgets; do
 
   while read -r strategy; do
     echo "== $count widgets, $strategy: ${warmup} s warm-up, ${duration} s measured, $connections connections"
-    # The floor has no /api/stats: it is only driven, as a strategy is.
+    # The floor has no /api/stats: only its processor time is read around the measured run.
     if [ "$strategy" = floor ]; then
       start_floor "$dir/floor.server.log"
       stats=false
@@ -108,10 +108,10 @@ for count in $widgets; do
     # requests it had started before its totals are read: a run's stats then hold that run's requests only.
     drive "$warmup" "$strategy" "$payload" >/dev/null
     sleep 1
-    if $stats; then read_stats "$dir/$strategy.before.json"; fi
+    if $stats; then read_stats "$dir/$strategy.before.json"; else read_floor_cpu "$dir/floor.before.json"; fi
     drive "$duration" "$strategy" "$payload" >"$dir/$strategy.wrk.txt"
     sleep 1
-    if $stats; then read_stats "$dir/$strategy.after.json"; fi
+    if $stats; then read_stats "$dir/$strategy.after.json"; else read_floor_cpu "$dir/floor.after.json"; fi
     stop_server
     grep '^{' "$dir/$strategy.wrk.txt" >"$dir/$strategy.wrk.json"
   done <"$dir/strategies.txt"

@@ -3,7 +3,8 @@
 # same wrk script, duration and connections as each strategy and prints every strategy's ratio to it.
 #
 # start_floor sets the same server_pid and base_url as start_server, so stop_server (and the EXIT trap that calls it)
-# stops the floor too. The floor is started as SigningServer is: Release, Production, a key made for this run, on a
+# stops the floor too. The floor has no /api/stats; read_floor_cpu takes the one figure the table needs from it, its
+# processor time, from /proc. The floor is started as SigningServer is: Release, Production, a key made for this run, on a
 # free loopback port, logging at Warning; its Kestrel limits and server GC are SigningServer's by construction.
 
 floor_dir=
@@ -35,4 +36,12 @@ start_floor() {
   done
   echo "The wire floor did not listen within 60 s; its log is $log." >&2
   exit 1
+}
+
+# Writes the floor's processor time so far to $1 as {"cpuSeconds": N}, from /proc/PID/stat (user and system time, in
+# clock ticks), the figure /api/stats gives for SigningServer.
+read_floor_cpu() {
+  local ticks
+  ticks=$(awk '{ print $14 + $15 }' "/proc/$server_pid/stat")
+  awk -v ticks="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "{\"cpuSeconds\":%.2f}\n", ticks / hz }' >"$1"
 }

@@ -73,6 +73,8 @@
  * @property {number} p90Ms
  * @property {number} p99Ms
  * @property {number} errors
+ * @property {number | null} cpuMsPerRequest Processor time of the whole server process per request: unlike throughput,
+ *   it hardly moves with what else the machine is doing, so it compares runs made one after another on a busy machine.
  * @property {number | null} allocatedBytesPerRequest Parse and sign, on the request's thread.
  * @property {number | null} processAllocatedBytesPerRequest
  * @property {number | null} gen0Per1000
@@ -166,6 +168,7 @@ export function row(strategy, client, server) {
     p90Ms: client.p90Ms,
     p99Ms: client.p99Ms,
     errors: client.errors,
+    cpuMsPerRequest: server && server.requests > 0 ? (1000 * server.cpuSeconds) / server.requests : null,
     allocatedBytesPerRequest: perRequest(server?.allocatedBytes ?? 0),
     processAllocatedBytesPerRequest: perRequest(server?.processAllocatedBytes ?? 0),
     gen0Per1000: per1000(server?.gen0 ?? 0),
@@ -224,10 +227,16 @@ export function markdownTable(title, rows) {
   // With a floor row, each row's throughput and p99 as a ratio to the floor's: the figures a load run is read by,
   // since absolute ones move with whatever else the machine is doing.
   const floor = rows.find((r) => r.strategy === floorName && r.requestsPerSecond > 0 && r.p99Ms > 0);
+  const floorCpu = floor?.cpuMsPerRequest ?? null;
   /** @param {Row} r */
-  const ratios = (r) => (floor ? [fixed(r.requestsPerSecond / floor.requestsPerSecond, 2), fixed(r.p99Ms / floor.p99Ms, 2)] : []);
+  const ratios = (r) => (floor ? [
+    fixed(r.requestsPerSecond / floor.requestsPerSecond, 2),
+    fixed(r.p99Ms / floor.p99Ms, 2),
+    fixed(r.cpuMsPerRequest !== null && floorCpu ? r.cpuMsPerRequest / floorCpu : null, 2),
+  ] : []);
   const header = [
-    'strategy', 'req/s', ...(floor ? ['req/s ÷ floor', 'p99 ÷ floor'] : []), 'p50 ms', 'p90 ms', 'p99 ms', 'errors', 'KB alloc/req (parse+sign)', 'KB alloc/req (process)',
+    'strategy', 'req/s', ...(floor ? ['req/s ÷ floor', 'p99 ÷ floor', 'CPU/req ÷ floor'] : []), 'p50 ms', 'p90 ms', 'p99 ms',
+    'CPU ms/req', 'errors', 'KB alloc/req (parse+sign)', 'KB alloc/req (process)',
     'gen0 /1k req', 'gen1 /1k req', 'gen2 /1k req', 'GC pause ms /1k req', 'LOH MB', 'working set MB (start → end, peak)',
   ];
   const lines = rows.map((r) => [
@@ -237,6 +246,7 @@ export function markdownTable(title, rows) {
     fixed(r.p50Ms, 1),
     fixed(r.p90Ms, 1),
     fixed(r.p99Ms, 1),
+    fixed(r.cpuMsPerRequest, 2),
     String(r.errors),
     kilobytes(r.allocatedBytesPerRequest),
     kilobytes(r.processAllocatedBytesPerRequest),

@@ -1,9 +1,10 @@
 // @ts-check
 // Prints and writes the per-strategy table of a local wrk run (loadtest/run-local.sh), from the files that run left
 // in one directory: strategies.txt (the names, in order) and, for each name, NAME.before.json and NAME.after.json
-// (GET /api/stats around the measured run) and NAME.wrk.json (the line sign.lua printed); the floor, which has no
-// stats, only floor.wrk.json, and with it every row shows its ratio to the floor. Beside the table
-// (summary.md, summary.json) it draws summary.svg: throughput, p99 latency and gen 2 collections by strategy.
+// (GET /api/stats around the measured run) and NAME.wrk.json (the line sign.lua printed). The floor, which has no
+// stats, leaves its processor time in floor.before.json and floor.after.json instead, and with it every row shows
+// its ratio to the floor. Beside the table (summary.md, summary.json) it draws summary.svg: throughput, p99 latency
+// and gen 2 collections by strategy.
 // Usage: node loadtest/local/report.js DIRECTORY TITLE
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -47,7 +48,13 @@ const rows = strategies.map((strategy) => {
     errors: wrk.non2xx + wrk.socketErrors,
   };
   if (strategy === floorName) {
-    return row(strategy, client, null);
+    // No server side but the processor time read from /proc around the run (loadtest/lib/floor.sh).
+    /** @type {{ cpuSeconds: number }} */
+    const cpuBefore = readJson('floor.before.json');
+    /** @type {{ cpuSeconds: number }} */
+    const cpuAfter = readJson('floor.after.json');
+    const cpuMsPerRequest = wrk.requests > 0 ? (1000 * (cpuAfter.cpuSeconds - cpuBefore.cpuSeconds)) / wrk.requests : null;
+    return { ...row(strategy, client, null), cpuMsPerRequest };
   }
 
   /** @type {import('../lib/strategy-table.js').ServiceStats} */
