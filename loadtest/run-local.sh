@@ -4,6 +4,8 @@
 # (a Debian package) for the same time at the same concurrency, reads /api/stats again and stops it. Then it prints
 # the per-strategy table the k6 script prints (loadtest/lib/strategy-table.js), and draws throughput, p99 latency and
 # gen 2 collections by strategy beside it as summary.svg (loadtest/local/chart.js). See docs/load-test.md.
+# Before the strategies, the wire floor (loadtest/lib/floor.sh) is driven the same way as a row named floor, and the
+# table gives each strategy's throughput and p99 as a ratio to it.
 #
 #   loadtest/run-local.sh [--widgets "300 3000"] [--duration 30] [--warmup 10] [--connections 8]
 #                         [--strategies all|NAME,NAME] [--out artifacts/load-test]
@@ -55,10 +57,13 @@ for tool in dotnet node curl; do
 done
 # shellcheck source=lib/server.sh
 . loadtest/lib/server.sh
+# shellcheck source=lib/floor.sh
+. loadtest/lib/floor.sh
 require_wrk
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 build_release
+build_floor
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
@@ -87,19 +92,26 @@ for count in $widgets; do
   mkdir -p "$dir"
   payload="$out/widgets-$count.payload.json"
   dotnet "$payload_dll" --widgets "$count" --seed 1 --out "$payload"
-  tr ',' '\n' <<<"$strategies" >"$dir/strategies.txt"
+  { echo floor; tr ',' '\n' <<<"$strategies"; } >"$dir/strategies.txt"
 
   while read -r strategy; do
     echo "== $count widgets, $strategy: ${warmup} s warm-up, ${duration} s measured, $connections connections"
-    start_server "$dir/$strategy.server.log"
+    # The floor has no /api/stats: only its processor time is read around the measured run.
+    if [ "$strategy" = floor ]; then
+      start_floor "$dir/floor.server.log"
+      stats=false
+    else
+      start_server "$dir/$strategy.server.log"
+      stats=true
+    fi
     # wrk stops without waiting for answers, so after each drive the server gets a second to finish (or fail) the
     # requests it had started before its totals are read: a run's stats then hold that run's requests only.
     drive "$warmup" "$strategy" "$payload" >/dev/null
     sleep 1
-    read_stats "$dir/$strategy.before.json"
+    if $stats; then read_stats "$dir/$strategy.before.json"; else read_floor_cpu "$dir/floor.before.json"; fi
     drive "$duration" "$strategy" "$payload" >"$dir/$strategy.wrk.txt"
     sleep 1
-    read_stats "$dir/$strategy.after.json"
+    if $stats; then read_stats "$dir/$strategy.after.json"; else read_floor_cpu "$dir/floor.after.json"; fi
     stop_server
     grep '^{' "$dir/$strategy.wrk.txt" >"$dir/$strategy.wrk.json"
   done <"$dir/strategies.txt"

@@ -13,8 +13,15 @@ internal static class ServerReads
     public const int ReadSize = 16 * 1024;
 
     /// <summary>
+    /// The size of the pieces Kestrel's request pipe hands over (its memory pool's blocks), which is what the transcoder
+    /// gets once it reads <c>Request.BodyReader</c> directly instead of through a 16 KiB stream reader.
+    /// </summary>
+    public const int KestrelBlockSize = 4 * 1024;
+
+    /// <summary>
     /// Signs <paramref name="body"/> with <paramref name="signer"/> through a <see cref="PipeReader"/> with the server's
-    /// options (EnvelopeRequestReader's <c>TranscodeAsync</c>: 16 KiB buffers, the stream left open).
+    /// options (EnvelopeRequestReader's <c>TranscodeAsync</c>: 16 KiB buffers, the stream left open), or with buffers of
+    /// <paramref name="readSize"/>.
     /// </summary>
     /// <remarks>
     /// The transcoder gets what it gets in the server: pooled segments, one read at a time, tokens cut at their edges,
@@ -25,9 +32,9 @@ internal static class ServerReads
     /// final read, which no network does, and leave the transcoder's resumption across reads unmeasured. Reads from
     /// memory complete at once, so no await suspends.
     /// </remarks>
-    public static async ValueTask<string> TranscodeAsync(TranscodingSigner signer, byte[] body)
+    public static async ValueTask<string> TranscodeAsync(TranscodingSigner signer, byte[] body, int readSize = ReadSize)
     {
-        var reader = PipeReader.Create(new MemoryStream(body, writable: false), new StreamPipeReaderOptions(bufferSize: ReadSize, leaveOpen: true));
+        var reader = PipeReader.Create(new MemoryStream(body, writable: false), new StreamPipeReaderOptions(bufferSize: readSize, leaveOpen: true));
         try
         {
             return (await signer.SignAsync(reader)).Signature;

@@ -73,6 +73,8 @@
  * @property {number} p90Ms
  * @property {number} p99Ms
  * @property {number} errors
+ * @property {number | null} cpuMsPerRequest Processor time of the whole server process per request: unlike throughput,
+ *   it hardly moves with what else the machine is doing, so it compares runs made one after another on a busy machine.
  * @property {number | null} allocatedBytesPerRequest Parse and sign, on the request's thread.
  * @property {number | null} processAllocatedBytesPerRequest
  * @property {number | null} gen0Per1000
@@ -85,6 +87,13 @@
  * @property {number | null} peakWorkingSetBytes
  * @property {ServerDelta | null} server The raw differences the ratios came from; null when they are not one process's.
  */
+
+/**
+ * The row of the wire floor (bench/Signing.WireFloor, started by loadtest/lib/floor.sh): a server that only drains the
+ * body and hashes it, the least any signing request can cost over HTTP. It has no /api/stats, so its server columns
+ * stay empty; when a table has it, every row also shows its throughput and p99 as a ratio to the floor's.
+ */
+export const floorName = 'floor';
 
 /** The names of the ServerDelta fields, in a fixed order, for carrying them through metrics. */
 export const serverDeltaFields = /** @type {const} */ ([
@@ -159,6 +168,7 @@ export function row(strategy, client, server) {
     p90Ms: client.p90Ms,
     p99Ms: client.p99Ms,
     errors: client.errors,
+    cpuMsPerRequest: server && server.requests > 0 ? (1000 * server.cpuSeconds) / server.requests : null,
     allocatedBytesPerRequest: perRequest(server?.allocatedBytes ?? 0),
     processAllocatedBytesPerRequest: perRequest(server?.processAllocatedBytes ?? 0),
     gen0Per1000: per1000(server?.gen0 ?? 0),
@@ -171,6 +181,15 @@ export function row(strategy, client, server) {
     peakWorkingSetBytes: server?.peakWorkingSetBytes ?? null,
     server,
   };
+}
+
+/**
+ * Whether a row cannot be compared fairly: some of its requests failed, or the server's side of it is missing or empty.
+ * The floor has no server side by design, so only its failures count.
+ * @param {Row} r
+ */
+export function isUnclean(r) {
+  return r.errors > 0 || (r.strategy !== floorName && (!r.server || r.server.requests === 0));
 }
 
 /**
@@ -205,16 +224,29 @@ export function describeServer(server) {
  * @returns {string}
  */
 export function markdownTable(title, rows) {
+  // With a floor row, each row's throughput and p99 as a ratio to the floor's: the figures a load run is read by,
+  // since absolute ones move with whatever else the machine is doing.
+  const floor = rows.find((r) => r.strategy === floorName && r.requestsPerSecond > 0 && r.p99Ms > 0);
+  const floorCpu = floor?.cpuMsPerRequest ?? null;
+  /** @param {Row} r */
+  const ratios = (r) => (floor ? [
+    fixed(r.requestsPerSecond / floor.requestsPerSecond, 2),
+    fixed(r.p99Ms / floor.p99Ms, 2),
+    fixed(r.cpuMsPerRequest !== null && floorCpu ? r.cpuMsPerRequest / floorCpu : null, 2),
+  ] : []);
   const header = [
-    'strategy', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'errors', 'KB alloc/req (parse+sign)', 'KB alloc/req (process)',
+    'strategy', 'req/s', ...(floor ? ['req/s ÷ floor', 'p99 ÷ floor', 'CPU/req ÷ floor'] : []), 'p50 ms', 'p90 ms', 'p99 ms',
+    'CPU ms/req', 'errors', 'KB alloc/req (parse+sign)', 'KB alloc/req (process)',
     'gen0 /1k req', 'gen1 /1k req', 'gen2 /1k req', 'GC pause ms /1k req', 'LOH MB', 'working set MB (start → end, peak)',
   ];
   const lines = rows.map((r) => [
     `\`${r.strategy}\``,
     fixed(r.requestsPerSecond, 1),
+    ...ratios(r),
     fixed(r.p50Ms, 1),
     fixed(r.p90Ms, 1),
     fixed(r.p99Ms, 1),
+    fixed(r.cpuMsPerRequest, 2),
     String(r.errors),
     kilobytes(r.allocatedBytesPerRequest),
     kilobytes(r.processAllocatedBytesPerRequest),

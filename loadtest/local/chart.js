@@ -4,6 +4,8 @@
 // strategy reads from left to right. A standalone SVG: no script, no external font or stylesheet, every piece of text
 // escaped, so it shows the same in a browser, an image viewer and a rendered Markdown page.
 
+import { isUnclean } from '../lib/strategy-table.js';
+
 /** @typedef {import('../lib/strategy-table.js').Row} Row */
 
 /**
@@ -55,7 +57,7 @@ export function strategyChart(title, subtitle, rows) {
   const top = margin + titleLines.length * titleLineHeight + 22;
   const plotTop = top + 40;
   const plotHeight = rows.length * rowHeight;
-  const unclean = rows.filter((r) => r.errors > 0 || !r.server || r.server.requests === 0);
+  const unclean = rows.filter(isUnclean);
   const height = plotTop + plotHeight + 52 + (unclean.length > 0 ? 22 : 0) + margin;
 
   /** @type {string[]} */

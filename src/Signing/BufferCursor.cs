@@ -37,7 +37,7 @@ internal ref struct BufferCursor(IBufferWriter<byte> output)
     public void Advance(int count) => _position += count;
 
     /// <summary>Writes a short run of bytes, such as a property name.</summary>
-    public void Write(ReadOnlySpan<byte> bytes)
+    public void Write(scoped ReadOnlySpan<byte> bytes)
     {
         bytes.CopyTo(Reserve(bytes.Length));
         _position += bytes.Length;

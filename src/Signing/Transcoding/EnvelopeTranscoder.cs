@@ -15,8 +15,10 @@ namespace Signing.Transcoding;
 /// both over the same bytes delivered in pieces of every size, hold it to that.
 /// </para>
 /// <para>
-/// Memory: the pipe holds what has arrived and not been consumed, which is at most the largest token plus one read;
-/// the transcoder holds one widget's out-of-order members in pooled memory, and nothing else that grows with the body.
+/// Memory: the pipe holds what has arrived and not been consumed, which is at most the largest token plus one read,
+/// or a plain widget of up to 1 KiB that the end of a read cut, kept whole so that it can be copied without the
+/// tokenizer; the transcoder holds one widget's out-of-order members in pooled memory, and nothing else that grows
+/// with the body.
 /// A buffer that ends inside a token is read again once at least twice as many bytes have arrived, so a long token
 /// costs linear time however small the reads.
 /// </para>

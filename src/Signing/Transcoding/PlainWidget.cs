@@ -49,7 +49,7 @@ internal static class PlainWidget
     /// <param name="comma">Whether to write a comma before the widget.</param>
     /// <param name="cursor">Where the canonical bytes go.</param>
     /// <returns>The widget's length, closing brace included; -1 when it is not plain or not all in the buffer.</returns>
-    public static int Copy(ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
+    public static int Copy(scoped ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
     {
         var length = MatchCanonical(widget);
 
@@ -75,7 +75,7 @@ internal static class PlainWidget
     }
 
     // Writes a widget in canonical layout, whose bytes are canonical but for the Guid's case and perhaps the instant.
-    private static int CopyCanonical(ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
+    private static int CopyCanonical(scoped ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
     {
         var instantEnd = widget.Length - 1;
         var instantStart = widget[..(instantEnd - 1)].LastIndexOf((byte)'"');
@@ -108,7 +108,7 @@ internal static class PlainWidget
     }
 
     // Writes a plain widget in any layout, member by member in canonical order.
-    private static int CopyAnyLayout(ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
+    private static int CopyAnyLayout(scoped ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
     {
         // Where each member's value is, its quotes included.
         Span<Range> values = stackalloc Range[WidgetMembers.Count];

@@ -27,7 +27,8 @@ namespace Signing.Transcoding;
 /// A plain widget (<see cref="PlainWidget"/>) is written from its bytes instead of tokenized, with the plain ones that
 /// follow it, and the tokenizer goes on after them from the state it would have reached. That state counts
 /// lines and columns from where it was made, so the shift to the body's count is kept beside it for the one place that
-/// reads them, a syntax error's location.
+/// reads them, a syntax error's location. A plain widget that the end of a segment cuts (as the body's reads cut one
+/// every few KB) is joined across the cut, up to 1 KiB of it, and copied too, instead of being tokenized.
 /// </para>
 /// </remarks>
 internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byte> pool) : IDisposable
@@ -37,6 +38,10 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
     // The same for string values: a generated value is 8 to 17 characters, so one that a read boundary splits fits.
     private const int MaxStackText = 256;
+
+    // The most bytes of a plain widget, with the separator before it, that are joined on the stack when a segment's end
+    // cuts the widget: a generated widget takes about 360. A longer one is read with the tokenizer, as before.
+    private const int MaxCutWidget = 1024;
 
     private static readonly UtcInstantConverter Instants = new();
 
@@ -69,6 +74,10 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     private long _countedTo;
     private long _countedLines;
     private long _countedLineStart;
+
+    // Whether the last piece stopped after a run of copied widgets because the piece's end cut the next one, which Read
+    // then tries to copy from the bytes on both sides of the cut.
+    private bool _widgetCut;
 
     // Where in the body the widget after the last one copied starts, if it was found not to be plain, so that it is not
     // tried twice.
@@ -132,7 +141,17 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         {
             // How a buffer of several segments is split between span and sequence reads changes the speed, not the
             // bytes: the differential tests deliver every body in many different pieces. Hence the marks below.
-            // Stryker disable once Boolean : a single segment read as if it were the first of several.
+            // A plain widget that the end of the last piece cut is joined across the cut, once bytes past it have come.
+            if (_widgetCut && rest.Length > rest.First.Length)
+            {
+                var joined = CopyCutWidget(rest, ref cursor);
+                if (joined > 0)
+                {
+                    rest = rest.Slice(joined);
+                    continue;
+                }
+            }
+
             if (rest.IsSingleSegment)
             {
                 consumed = ReadPiece(rest, isFinalBlock, long.MaxValue, ref cursor);
@@ -143,6 +162,19 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             // ending at the start of the next, and so not be one segment, which would keep plain widgets from the fast path.
             var segment = rest.First.Length;
             var inSegment = ReadPiece(new ReadOnlySequence<byte>(rest.First), isFinalBlock: false, long.MaxValue, ref cursor);
+            if (_widgetCut)
+            {
+                // The widget the segment's end cut is tried whole first, then, if it is not plain, read as before. A buffer
+                // that has nothing past the segment yet (its end marked at the start of the next) leaves it to the next read.
+                rest = rest.Slice(inSegment);
+                if (rest.Length > rest.First.Length || isFinalBlock)
+                {
+                    continue;
+                }
+
+                consumed = 0;
+                break;
+            }
 
             // Stryker disable once Block : the crossing read below meets the same error, at the same place.
             if (SyntaxErrorPending)
@@ -188,6 +220,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _readerStart = 0;
         (_countedTo, _countedLines, _countedLineStart) = (0, _lines, _lineStart);
         _isFinalBlock = isFinalBlock;
+        _widgetCut = false;
 
         // Stryker disable once Logical : with "or", a crossing read that is one segment may copy plain widgets too, safely.
         _plainAllowed = piece.IsSingleSegment && untilPast == long.MaxValue;
@@ -195,7 +228,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         var reader = new Utf8JsonReader(piece, isFinalBlock, _state);
 
         // Stryker disable once Equality,Arithmetic : a crossing read that goes one token further, or to its end.
-        while (_readerStart + reader.BytesConsumed < untilPast && ReadToken(ref reader))
+        while (!_widgetCut && _readerStart + reader.BytesConsumed < untilPast && ReadToken(ref reader))
         {
             switch (_phase)
             {
@@ -456,6 +489,10 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             end = next;
         }
 
+        // A next widget that the end of a piece with more to come cuts is left for Read to join across the cut; a piece
+        // stopped short there holds at most MaxCutWidget bytes more than the tokenizer would.
+        _widgetCut = !_isFinalBlock && buffer.Length - end <= MaxCutWidget && !buffer[end..].Contains((byte)'}');
+
         // The tokenizer goes on after the last widget copied, from the state it would be in there, with its count of
         // lines and columns moved to the body's.
         _readerStart = end;
@@ -465,6 +502,42 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _columnShift = _offset + end - _countedLineStart - WidgetEnd.Length;
         reader = new Utf8JsonReader(buffer[end..], _isFinalBlock, WidgetEndState);
         return true;
+    }
+
+    // Writes the plain widget that the end of the last piece cut (see _widgetCut), joined on the stack from the start of
+    // rest, and moves past it as CopyPlainWidgets moves past the widgets it copies; returns the bytes it took, or 0, and
+    // writes nothing, when the widget is not plain or not all within MaxCutWidget bytes.
+    private int CopyCutWidget(ReadOnlySequence<byte> rest, ref BufferCursor cursor)
+    {
+        _widgetCut = false;
+        Span<byte> joined = stackalloc byte[MaxCutWidget];
+        var bytes = joined[..(int)Math.Min(rest.Length, MaxCutWidget)];
+        rest.Slice(0, bytes.Length).CopyTo(bytes);
+        var start = PlainWidget.Following(bytes, 0);
+
+        // Stryker disable once Equality : Following never returns 0.
+        if (start < 0)
+        {
+            return 0;
+        }
+
+        var widget = PlainWidget.Copy(bytes[start..], comma: true, ref cursor);
+
+        // Stryker disable once Equality : Copy never returns 0.
+        if (widget < 0)
+        {
+            return 0;
+        }
+
+        var end = start + widget;
+        _index++;
+        _plainWidgets++;
+        CountLines(bytes[..end], ref _lines, ref _lineStart, _offset);
+        _lineShift = _lines;
+        _columnShift = _offset + end - _lineStart - WidgetEnd.Length;
+        _offset += end;
+        _state = WidgetEndState;
+        return end;
     }
 
     private void WidgetMember(ref Utf8JsonReader reader, ref BufferCursor cursor)

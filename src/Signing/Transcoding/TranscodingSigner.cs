@@ -33,7 +33,7 @@ namespace Signing.Transcoding;
 /// or a long escaped string while it is unescaped, are rented from the pool and returned on every path, failure and
 /// cancellation included; a body in canonical order rents only the chunk. HMAC states come from the per-thread
 /// <see cref="HmacCache"/>, so signing in a loop creates none. What the pipe buffers (at most the largest token plus a
-/// read) is the reader's.
+/// read, or a cut plain widget of up to 1 KiB: <see cref="EnvelopeTranscoder"/>) is the reader's.
 /// </para>
 /// </remarks>
 public sealed class TranscodingSigner

@@ -115,20 +115,36 @@ public sealed class PlainWidgetReachTests
     [InlineData(1024)]
     [InlineData(4096)]
     [InlineData(16384)]
-    public async Task Delivered_in_pieces_every_widget_inside_one_piece_is_copied(int piece)
+    public async Task Delivered_in_pieces_every_plain_widget_is_copied_even_one_that_crosses_from_one_piece_into_the_next(int piece)
     {
         // As Kestrel delivers a body: a buffer of several segments, none of them final. A widget that crosses from one
-        // piece into the next is left to the tokenizer, and so, at most, is the one after it.
+        // piece into the next is joined across the cut and copied like the others.
         var widget = EnvelopeJson.Widget();
         var body = Encoding.UTF8.GetBytes(EnvelopeJson.Envelope([.. Enumerable.Repeat(widget, 400)]));
         var starts = Enumerable.Range(0, 400).Select(i => "{\"widgets\":[".Length + (i * (widget.Length + 1)));
-        var inOnePiece = starts.Count(start => start / piece == (start + widget.Length - 1) / piece);
-        var crossings = 400 - inOnePiece;
+        Assert.True(starts.Count(start => start / piece != (start + widget.Length - 1) / piece) >= 5, "Few widgets cross a piece's end.");
 
-        var summary = await EnvelopeTranscoder.TranscodeAsync(new SteppedPipeReader(body, piece), new ArrayBufferWriter<byte>());
+        var output = new ArrayBufferWriter<byte>();
+        var summary = await EnvelopeTranscoder.TranscodeAsync(new SteppedPipeReader(body, piece), output);
 
         Assert.Equal(400, summary.WidgetCount);
-        Assert.InRange(summary.PlainWidgets, inOnePiece - crossings, inOnePiece);
+        Assert.Equal(400, summary.PlainWidgets);
+        Assert.Null(Answer.Difference(BothPaths.ObjectPath(body), Answer.Signed(output.WrittenSpan.ToArray(), summary.WidgetCount)));
+    }
+
+    [Fact]
+    public async Task A_widget_longer_than_what_is_joined_across_a_cut_is_left_to_the_tokenizer_and_comes_out_right()
+    {
+        // 1,024 bytes are joined at most: a widget with a 2,000-character value that a piece's end cuts is tokenized.
+        var widget = EnvelopeJson.Widget("property4", "\"" + new string('x', 2000) + "\"");
+        var body = Encoding.UTF8.GetBytes(EnvelopeJson.Envelope([.. Enumerable.Repeat(widget, 20)]));
+
+        var output = new ArrayBufferWriter<byte>();
+        var summary = await EnvelopeTranscoder.TranscodeAsync(new SteppedPipeReader(body, 4096), output);
+
+        Assert.Equal(20, summary.WidgetCount);
+        Assert.InRange(summary.PlainWidgets, 1, 19);
+        Assert.Null(Answer.Difference(BothPaths.ObjectPath(body), Answer.Signed(output.WrittenSpan.ToArray(), summary.WidgetCount)));
     }
 
     [Fact]

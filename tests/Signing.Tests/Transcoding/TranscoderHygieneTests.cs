@@ -28,7 +28,8 @@ public sealed class TranscoderHygieneTests
     {
         var pool = new CountingArrayPool();
         var signer = new TranscodingSigner(TestData.Key, pool);
-        var reversed = Bodies.Reversed(50, seed: 2);
+        // Awkward text, so that the widgets are tokenized and their members held back in rented memory.
+        var reversed = Bodies.Reversed(50, seed: 2, GeneratedText.Awkward);
         var escaped = Bodies.Canonical(50, seed: 3, GeneratedText.Awkward);
 
         await signer.SignAsync(Bodies.Sent(reversed, seed: 1));

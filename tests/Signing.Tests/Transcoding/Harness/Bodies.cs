@@ -12,12 +12,12 @@ internal static class Bodies
         CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeGenerator.Create(widgetCount, seed, text), CanonicalJson.Settings));
 
     /// <summary>
-    /// A body with every widget's members in reverse order, so each widget's members but the last are held back until
-    /// the widget ends.
+    /// A body with every widget's members in reverse order. With plain text each widget is copied without the
+    /// tokenizer; with awkward text each is tokenized, and its members but the last are held back until the widget ends.
     /// </summary>
-    public static byte[] Reversed(int widgetCount, int seed)
+    public static byte[] Reversed(int widgetCount, int seed, GeneratedText text = GeneratedText.Plain)
     {
-        var envelope = EnvelopeGenerator.Create(widgetCount, seed);
+        var envelope = EnvelopeGenerator.Create(widgetCount, seed, text);
         var widgets = envelope.Widgets.Select(w => EnvelopeJson.Widget(EnvelopeJson.Members.Reverse(), m => m switch
         {
             "id" => JsonConvert.SerializeObject(w.Id),
