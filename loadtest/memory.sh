@@ -6,7 +6,7 @@
 # set (VmHWM in /proc/PID/status) and stops it.
 #
 #   loadtest/memory.sh [--uploads 16] [--heap-limit 0x40000000] [--body-limit 33554432]
-#                      [--strategies all|NAME,NAME] [--max-time 120] [--out artifacts/memory-run/summary.md]
+#                      [--strategies all|NAME,NAME] [--max-time 120] [--host server|functions] [--out artifacts/memory-run/summary.md]
 #
 # --heap-limit is bytes, in hex with 0x or in decimal; the in-flight budget (Signing:MaxInFlightBytes) is left to its
 # default, derived from it. --body-limit sets the server's Signing:MaxRequestBodyBytes and sizes the body: generated
@@ -15,7 +15,9 @@
 # counted apart, any other status, whether every signature equals the HMAC of the body, peak and pre-burst RSS, whether
 # the process stayed up) is printed and written to --out with the command line above it; each upload's status, headers
 # and body, and each server's log, go in a folder per strategy beside it. Exits non-zero when any upload got a 500 or
-# another status, a signature was wrong, nothing was signed, or the server went down.
+# another status, a signature was wrong, nothing was signed, or the server went down. --host functions runs the
+# published Functions worker under tests/SigningFunctions.TestHost (loadtest/lib/server.sh): the heap cap, the settings
+# and the resident memory read are the worker's.
 # Loopback only, every curl bounded by --max-time, and the server and uploads it started are stopped however it ends.
 # Needs the .NET SDK, curl, jq and openssl.
 set -euo pipefail
@@ -49,6 +51,7 @@ while [ $# -gt 0 ]; do
     --strategies) strategies=${2:?}; shift 2 ;;
     --max-time) max_time=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
+    --host) host=${2:?}; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -68,6 +71,7 @@ for tool in dotnet curl jq openssl; do
 done
 # shellcheck source=lib/server.sh
 . loadtest/lib/server.sh
+check_host
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 build_release
@@ -114,7 +118,7 @@ fi
 # Reads a field of /proc/PID/status in KiB and prints it in MiB, or "–" when the process is gone.
 resident_mib() {
   awk -v field="$1:" '$1 == field { printf "%.0f", $2 / 1024; found = 1 } END { if (!found) printf "–" }' \
-    "/proc/$server_pid/status" 2>/dev/null || printf '–'
+    "/proc/$signer_pid/status" 2>/dev/null || printf '–'
 }
 
 rows=()
@@ -150,7 +154,7 @@ for strategy in "${names[@]}"; do
   peak=$(resident_mib VmHWM)
   if read_stats >/dev/null 2>&1; then
     up=yes
-  elif kill -0 "$server_pid" 2>/dev/null; then
+  elif kill -0 "$signer_pid" 2>/dev/null; then
     up="running, not answering"
     failed=1
   else
@@ -189,7 +193,7 @@ done
 {
   echo "\`$command_line\`"
   echo
-  echo "$uploads uploads at once per strategy, each $body_bytes bytes ($widgets widgets; Signing:MaxRequestBodyBytes $body_limit), GC heap capped at $((heap_bytes / 1048576)) MiB ($heap_hex), in-flight budget ${budget:-?} MiB (its default, derived from the cap); a fresh server per strategy, $(nproc) cores"
+  echo "$(host_description), $(date -u +%F): $uploads uploads at once per strategy, each $body_bytes bytes ($widgets widgets; Signing:MaxRequestBodyBytes $body_limit), GC heap capped at $((heap_bytes / 1048576)) MiB ($heap_hex), in-flight budget ${budget:-?} MiB (its default, derived from the cap); a fresh server per strategy, $(nproc) cores"
   echo
   echo "| strategy | signed (200) | refused (503 + Retry-After) | 500 | other | signatures | peak RSS MiB (VmHWM) | RSS before MiB | burst s | stayed up |"
   echo "| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | --- |"

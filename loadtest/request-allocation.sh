@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# What one request costs the whole process in allocations, per strategy: SigningServer (Release) on 127.0.0.1, a few
+# What one request costs the whole process in allocations, per strategy: SigningServer (Release), or the Functions worker, on 127.0.0.1, a few
 # warm-up requests (enough for every thread-pool thread to have made its per-thread HMAC state), then N sequential requests between two reads of /api/stats, whose gc.totalAllocatedBytes counts
 # every thread (Kestrel, the body, the parse, the sign, the response), not only the request's own as the cost headers
 # do. Sequential, so the difference is the requests' and nothing else's. See docs/load-test.md.
 #
-#   loadtest/request-allocation.sh [--widgets "3000 60000"] [--requests 50] [--warmup 20] [--strategies all|NAME,NAME] [--out artifacts/request-allocation]
+#   loadtest/request-allocation.sh [--widgets "3000 60000"] [--requests 50] [--warmup 20] [--strategies all|NAME,NAME] [--host server|functions] [--out artifacts/request-allocation]
 #
-# Loopback only, every request bounded in time, and the server it started is stopped however the script ends.
+# --host functions measures the published Functions worker under tests/SigningFunctions.TestHost (loadtest/lib/server.sh):
+# /api/stats is the worker's, so the test host's own forwarding is not counted. Loopback only, every request bounded in time, and the server it started is stopped however the script ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=${2:?}; shift 2 ;;
     --strategies) strategies=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
+    --host) host=${2:?}; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -40,6 +42,7 @@ done
 
 # shellcheck source=lib/server.sh
 . loadtest/lib/server.sh
+check_host
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 build_release
 mkdir -p "$out"
@@ -61,8 +64,8 @@ allocated() { read_stats | jq '.gc.totalAllocatedBytes'; }
 
 summary="$out/summary.md"
 {
-  echo "Process-wide bytes allocated per request, $requests sequential requests per row after $warmup of warm-up, a fresh SigningServer (Release) per body size."
-  echo "Command: loadtest/request-allocation.sh --widgets \"$widgets\" --requests $requests --warmup $warmup --strategies $strategies"
+  echo "Process-wide bytes allocated per request, $requests sequential requests per row after $warmup of warm-up, a fresh $(host_description) (Release) per body size, $(date -u +%F)."
+  echo "Command: loadtest/request-allocation.sh --widgets \"$widgets\" --requests $requests --warmup $warmup --strategies $strategies --host $host"
   echo
   echo "| widgets | body bytes | strategy | allocated per request |"
   echo "| ---: | ---: | --- | ---: |"

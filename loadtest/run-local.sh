@@ -8,14 +8,15 @@
 # table gives each strategy's throughput and p99 as a ratio to it.
 #
 #   loadtest/run-local.sh [--widgets "300 3000"] [--duration 30] [--warmup 10] [--connections 8]
-#                         [--strategies all|NAME,NAME] [--out artifacts/load-test]
+#                         [--strategies all|NAME,NAME] [--host server|functions] [--out artifacts/load-test]
 #
 # Each strategy gets a fresh server, so its garbage collections, large object heap and working set are its own and
 # not what the strategy before it left behind. wrk is a closed model: each connection sends its next request when the
 # last one is answered, so a slower strategy is offered fewer requests per second; compare the per-request columns.
-# Loopback only, every step bounded in time, and the server it started is stopped however the script ends. The
-# collector is the one the server's runtime config gives (server GC for SigningServer); DOTNET_gcServer=0 and other
-# DOTNET_ GC settings in the environment reach it.
+# --host functions runs the published Functions worker under tests/SigningFunctions.TestHost instead of SigningServer
+# (loadtest/lib/server.sh). Loopback only, every step bounded in time, and the server it started is stopped however
+# the script ends. The collector is the one the host's runtime config gives; DOTNET_gcServer=0 and other DOTNET_ GC
+# settings in the environment reach it (through the test host, the worker).
 # Needs the .NET SDK, Node.js (for the table), curl and wrk; as root on Debian it installs wrk when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,7 @@ while [ $# -gt 0 ]; do
     --connections) connections=${2:?}; shift 2 ;;
     --strategies) strategies=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
+    --host) host=${2:?}; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -59,6 +61,7 @@ done
 . loadtest/lib/server.sh
 # shellcheck source=lib/floor.sh
 . loadtest/lib/floor.sh
+check_host
 require_wrk
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
@@ -116,7 +119,7 @@ for count in $widgets; do
     grep '^{' "$dir/$strategy.wrk.txt" >"$dir/$strategy.wrk.json"
   done <"$dir/strategies.txt"
 
-  title="wrk on loopback: $count widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, ${duration} s per strategy after ${warmup} s of warm-up, a fresh server each"
+  title="$(host_description), wrk on loopback: $count widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, ${duration} s per strategy after ${warmup} s of warm-up, a fresh server each"
   echo
   node loadtest/local/report.js "$dir" "$title"
   echo "Written to $dir/summary.md and summary.json; the chart to $dir/summary.svg"

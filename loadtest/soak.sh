@@ -6,7 +6,7 @@
 # coarse table over time. See docs/soak.md.
 #
 #   loadtest/soak.sh [--duration 600] [--warmup 20] [--widgets 3000] [--connections 8]
-#                    [--strategies all|NAME,NAME] [--out artifacts/soak]
+#                    [--strategies all|NAME,NAME] [--host server|functions] [--out artifacts/soak]
 #
 # --duration is the total in seconds, split evenly across the strategies (600 s and six strategies: 100 s each);
 # --warmup is how much of each strategy's time is left out of the summary (it is still sampled), and the samples
@@ -38,6 +38,7 @@ while [ $# -gt 0 ]; do
     --connections) connections=${2:?}; shift 2 ;;
     --strategies) strategies=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
+    --host) host=${2:?}; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -53,6 +54,7 @@ for tool in dotnet curl jq awk; do
 done
 # shellcheck source=lib/server.sh
 . loadtest/lib/server.sh
+check_host
 require_wrk
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
@@ -123,7 +125,7 @@ while read -r strategy; do
   [ "$(tail -n 1 "$errors" | cut -d, -f3)" = 0 ] || failed=1
 done <"$out/strategies.txt"
 
-title="Soak on loopback: $widgets widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, $each s per strategy (a fresh server each), summary after the first $warmup s"
+title="$(host_description), soak on loopback: $widgets widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, $each s per strategy (a fresh server each), summary after the first $warmup s"
 {
   echo "$title"
   echo

@@ -2,7 +2,7 @@
 # (bench/Signing.WireFloor), the least any signing request can cost over HTTP, so that a load run drives it with the
 # same wrk script, duration and connections as each strategy and prints every strategy's ratio to it.
 #
-# start_floor sets the same server_pid and base_url as start_server, so stop_server (and the EXIT trap that calls it)
+# start_floor sets the same server_pid and base_url as start_server (through server.sh's start_process), so stop_server (and the EXIT trap that calls it)
 # stops the floor too. The floor has no /api/stats; read_floor_cpu takes the one figure the table needs from it, its
 # processor time, from /proc. The floor is started as SigningServer is: Release, Production, a key made for this run, on a
 # free loopback port, logging at Warning; its Kestrel limits and server GC are SigningServer's by construction.
@@ -17,25 +17,8 @@ build_floor() {
 
 # Starts the floor on a free loopback port, writing its output to $1, and waits for Kestrel's "Now listening on:".
 start_floor() {
-  local log=$1
-  local key
-  key=$(head -c 32 /dev/urandom | base64)
-  : >"$log"
-  (cd "$floor_dir" && exec env Signing__Key="$key" ASPNETCORE_ENVIRONMENT=Production \
-    dotnet Signing.WireFloor.dll --urls http://127.0.0.1:0) >"$log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 300); do
-    base_url=$(sed -n 's#.*Now listening on: \(http://127\.0\.0\.1:[0-9][0-9]*\).*#\1#p' "$log" | head -n 1)
-    [ -n "$base_url" ] && return 0
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-      cat "$log" >&2
-      echo "The wire floor exited before it listened." >&2
-      exit 1
-    fi
-    sleep 0.2
-  done
-  echo "The wire floor did not listen within 60 s; its log is $log." >&2
-  exit 1
+  start_process "$floor_dir" "The wire floor" "$1" Signing__Key="$(new_key)" ASPNETCORE_ENVIRONMENT=Production \
+    dotnet Signing.WireFloor.dll --urls http://127.0.0.1:0
 }
 
 # Writes the floor's processor time so far to $1 as {"cpuSeconds": N}, from /proc/PID/stat (user and system time, in

@@ -1,20 +1,52 @@
-# Shared by the local load scripts (sourced, not run): start and stop one SigningServer on a free loopback port and
-# read its /api/stats. Used by run-local.sh, soak.sh, memory.sh and request-allocation.sh, so all of them build,
-# start, measure and stop the server in the same way.
+# Shared by the local load scripts (sourced, not run): start and stop one server on a free loopback port and read its
+# /api/stats. Used by run-local.sh, soak.sh, memory.sh and request-allocation.sh, so all of them build, start, measure
+# and stop the server in the same way, in either host:
+#   --host server     SigningServer, the endpoint on plain ASP.NET Core (the default);
+#   --host functions  the published Azure Functions worker, started and fed by tests/SigningFunctions.TestHost, which
+#                     speaks the Functions host's gRPC protocol and forwards each request to the worker's Kestrel as
+#                     the host does. Everything measured (/api/stats, resident memory) is the worker's own process.
 #
-# The sourcing script calls build_release (which sets server_dir, the Release build's output directory) and installs
+# The sourcing script takes --host into $host and calls check_host, then build_release (which sets server_dir, the
+# Release output the server runs from) and installs
 #   trap stop_server EXIT
-# so the server it started is stopped however it ends. start_server sets server_pid and base_url.
+# so the server it started is stopped however it ends. start_server sets server_pid (the process it started),
+# signer_pid (the process that signs: the same for SigningServer, the worker for the Functions host) and base_url.
 
+host=${host:-server}
 server_pid=
+signer_pid=
 base_url=
 
-# Builds SigningServer and the payload generator in Release, and sets server_dir (where start_server runs the server
-# from) and payload_dll (the generator, run with dotnet). Run from the repository's root.
+# Refuses a --host that is neither host, before anything is built.
+check_host() {
+  case "$host" in
+    server | functions) ;;
+    *) echo "--host is 'server' or 'functions', not '$host'." >&2; exit 2 ;;
+  esac
+}
+
+# What the tables say ran: the host and the collector its runtime config gives, unless the environment overrides it.
+host_description() {
+  case "$host" in
+    server) echo "SigningServer" ;;
+    functions) echo "Functions worker (published, under tests/SigningFunctions.TestHost)" ;;
+  esac
+}
+
+# Builds the host and the payload generator in Release, and sets server_dir (where start_server runs the server
+# from) and payload_dll (the generator, run with dotnet). For the Functions host it publishes the worker, as a
+# deployment does, to worker_dir. Run from the repository's root.
 build_release() {
-  dotnet build src/SigningServer/SigningServer.csproj -c Release -v quiet -nologo
+  if [ "$host" = functions ]; then
+    worker_dir=$PWD/artifacts/functions-worker
+    dotnet publish src/SigningFunctions/SigningFunctions.csproj -c Release -o "$worker_dir" -v quiet -nologo
+    dotnet build tests/SigningFunctions.TestHost/SigningFunctions.TestHost.csproj -c Release -v quiet -nologo
+    server_dir=tests/SigningFunctions.TestHost/bin/Release/net10.0
+  else
+    dotnet build src/SigningServer/SigningServer.csproj -c Release -v quiet -nologo
+    server_dir=src/SigningServer/bin/Release/net10.0
+  fi
   dotnet build src/Signing.Payload/Signing.Payload.csproj -c Release -v quiet -nologo
-  server_dir=src/SigningServer/bin/Release/net10.0
   payload_dll=$PWD/src/Signing.Payload/bin/Release/net10.0/Signing.Payload.dll
 }
 
@@ -29,37 +61,59 @@ stop_server() {
     kill -9 "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
     server_pid=
+    signer_pid=
   fi
 }
 
-# Starts SigningServer on a free loopback port with a key made for this run, writing its output to $1. Any further
+# Starts the host on a free loopback port with a key made for this run, writing its output to $1. Any further
 # arguments are NAME=VALUE pairs added to the server's environment after the defaults, so they override them (a fixed
-# Signing__Key, DOTNET_GCHeapHardLimit, Signing__MaxRequestBodyBytes).
+# Signing__Key, DOTNET_GCHeapHardLimit, Signing__MaxRequestBodyBytes). The test host passes its environment on to the
+# worker, as the Functions host passes app settings, so the same pairs reach the worker.
 start_server() {
   local log=$1
   shift
-  local key
-  key=$(head -c 32 /dev/urandom | base64)
+  local command=(dotnet SigningServer.dll)
+  [ "$host" = functions ] && command=(dotnet SigningFunctions.TestHost.dll --worker "$worker_dir")
+  # The per-request Information events (Signed, SignRejected) are off while measuring: a log line per request is the
+  # logger's cost, not the strategy's, and docs/load-test.md was measured without them. So are the forwarder's, in
+  # the test host.
+  start_process "$server_dir" "$(host_description)" "$log" Signing__Key="$(new_key)" ASPNETCORE_ENVIRONMENT=Production \
+    Logging__LogLevel__Signing.Http=Warning Logging__LogLevel__Yarp=Warning "$@" "${command[@]}" --urls http://127.0.0.1:0
+  # The worker is the test host's child; the test host listens only once the worker has loaded its functions.
+  if [ "$host" = functions ]; then
+    signer_pid=$(pgrep -P "$server_pid" -f SigningFunctions.dll | head -n 1)
+  fi
+}
+
+# A signing key made for one run, base64.
+new_key() {
+  head -c 32 /dev/urandom | base64
+}
+
+# Runs `env ARGS…` (NAME=VALUE pairs, then the command) in folder $1 with its output in $3, and waits for Kestrel's
+# "Now listening on:" line; $2 names the process in errors. Sets server_pid, signer_pid (the same process) and
+# base_url. Used by start_server and by floor.sh's start_floor.
+start_process() {
+  local dir=$1 name=$2 log=$3
+  shift 3
   # Created here, not by the background redirection, so that the wait below can read it at once: on a busy machine the
   # first read came before the subshell had made the file, and under pipefail that ended the script.
   : >"$log"
-  # exec keeps the subshell's process id, so server_pid is the server itself.
-  # The per-request Information events (Signed, SignRejected) are off while measuring: a log line per request is the
-  # logger's cost, not the strategy's, and docs/load-test.md was measured without them.
-  (cd "$server_dir" && exec env Signing__Key="$key" ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Signing.Http=Warning "$@" \
-    dotnet SigningServer.dll --urls http://127.0.0.1:0) >"$log" 2>&1 &
+  # exec keeps the subshell's process id, so server_pid is the process itself.
+  (cd "$dir" && exec env "$@") >"$log" 2>&1 &
   server_pid=$!
+  signer_pid=$server_pid
   for _ in $(seq 300); do
     base_url=$(sed -n 's#.*Now listening on: \(http://127\.0\.0\.1:[0-9][0-9]*\).*#\1#p' "$log" | head -n 1)
     [ -n "$base_url" ] && return 0
     if ! kill -0 "$server_pid" 2>/dev/null; then
       cat "$log" >&2
-      echo "SigningServer exited before it listened." >&2
+      echo "$name exited before it listened." >&2
       exit 1
     fi
     sleep 0.2
   done
-  echo "SigningServer did not listen within 60 s; its log is $log." >&2
+  echo "$name did not listen within 60 s; its log is $log." >&2
   exit 1
 }
 
