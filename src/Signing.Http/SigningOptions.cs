@@ -43,14 +43,25 @@ public sealed class SigningOptions
     /// </summary>
     public long MaxRequestBodyBytes { get; set; } = 32 * 1024 * 1024;
 
+    /// <summary>The smallest <see cref="MaxRequestBodyBytes"/> accepted: 1 KiB, below which no envelope of one widget fits.</summary>
+    public const long MinMaxRequestBodyBytes = 1024;
+
     /// <summary>
-    /// <see cref="MaxRequestBodyBytes"/> as configured, read without validating anything: Kestrel's options are made
-    /// while the host is built, before <see cref="SigningHostExtensions.RunSigning"/> checks the settings, and a
-    /// failure there would be an unhandled exception. A value that does not parse gives the default here; the
-    /// validator reports it before anything runs.
+    /// The largest <see cref="MaxRequestBodyBytes"/> accepted: 2 GiB, the most a stream position and Kestrel's
+    /// per-request accounting handle as one body, far past what one signing request should ever be.
+    /// </summary>
+    public const long MaxMaxRequestBodyBytes = int.MaxValue;
+
+    /// <summary>
+    /// <see cref="MaxRequestBodyBytes"/> as configured, for Kestrel's options, which are made while the host is built,
+    /// before <see cref="SigningHostExtensions.RunSigning"/> checks the settings: there a value Kestrel refuses (a
+    /// negative one) would be an unhandled exception and a crash dump instead of one line. So a value that does not
+    /// parse, or lies outside <see cref="MinMaxRequestBodyBytes"/> to <see cref="MaxMaxRequestBodyBytes"/>, gives the
+    /// default here, and the validator reports it, naming the setting, before anything runs.
     /// </summary>
     internal static long ReadMaxRequestBodyBytes(IConfiguration configuration) =>
         long.TryParse(configuration[SectionName + ":" + nameof(MaxRequestBodyBytes)], NumberStyles.Integer, CultureInfo.InvariantCulture, out var configured)
+            && configured is >= MinMaxRequestBodyBytes and <= MaxMaxRequestBodyBytes
             ? configured
             : new SigningOptions().MaxRequestBodyBytes;
 
@@ -61,6 +72,16 @@ public sealed class SigningOptions
     /// costliest strategy, or such a request could never be served.
     /// </summary>
     public long? MaxInFlightBytes { get; set; }
+
+    /// <summary>The smallest <see cref="MaxInFlightBytes"/> accepted: 1 MiB.</summary>
+    public const long MinMaxInFlightBytes = 1024 * 1024;
+
+    /// <summary>
+    /// The largest <see cref="MaxInFlightBytes"/> accepted: as many of <see cref="InFlightBudget.BytesPerPermit"/> as
+    /// the budget's limiter can count (<see cref="int.MaxValue"/> permits, about 2 TiB); a larger value would overflow
+    /// it when the budget is made.
+    /// </summary>
+    public const long MaxMaxInFlightBytes = (long)int.MaxValue * InFlightBudget.BytesPerPermit;
 
     /// <summary>
     /// How long a body may stop arriving before the request is cut off with 408 and its blocks go back to the pool.

@@ -31,14 +31,14 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
 
         ValidateActiveKeyId(options.ActiveKeyId, keys, failures);
 
-        if (options.MaxRequestBodyBytes is < 1024 or > int.MaxValue)
+        if (options.MaxRequestBodyBytes is < SigningOptions.MinMaxRequestBodyBytes or > SigningOptions.MaxMaxRequestBodyBytes)
         {
             failures.Add($"{SigningOptions.SectionName}:MaxRequestBodyBytes must be between 1 KiB and 2 GiB.");
         }
 
-        if (options.MaxInFlightBytes is < 1024 * 1024)
+        if (options.MaxInFlightBytes is < SigningOptions.MinMaxInFlightBytes or > SigningOptions.MaxMaxInFlightBytes)
         {
-            failures.Add($"{SigningOptions.SectionName}:MaxInFlightBytes must be at least 1 MiB, or unset to derive it from the memory available.");
+            failures.Add($"{SigningOptions.SectionName}:MaxInFlightBytes must be between 1 MiB and 2 TiB, or unset to derive it from the memory available.");
         }
 
         if (options.BodyStallTimeout < TimeSpan.FromSeconds(1) || options.BodyStallTimeout > TimeSpan.FromSeconds(10))
@@ -47,6 +47,7 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         }
 
         failures.AddRange(StreamPoolSettings.Validate(options.RecyclableMemoryStream));
+        ValidateFreePoolBounds(options.RecyclableMemoryStream, GC.GetGCMemoryInfo().TotalAvailableMemoryBytes, failures);
         if (configuration[StreamPoolSettings.SectionName + ":" + nameof(options.RecyclableMemoryStream.MaximumStreamCapacity)] is not null)
         {
             failures.Add($"{StreamPoolSettings.SectionName}:MaximumStreamCapacity is not a setting: it follows {SigningOptions.SectionName}:MaxRequestBodyBytes. Remove it.");
@@ -59,6 +60,21 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    // A free pool allowed to keep more than the process may hold is no bound at all: a typo of a few digits would turn
+    // the leak check off in silence. The library itself takes any positive value.
+    private static void ValidateFreePoolBounds(RecyclableMemoryStreamManager.Options pool, long availableBytes, List<string> failures)
+    {
+        (string Setting, long Value)[] bounds =
+        [
+            (nameof(pool.MaximumSmallPoolFreeBytes), pool.MaximumSmallPoolFreeBytes),
+            (nameof(pool.MaximumLargePoolFreeBytes), pool.MaximumLargePoolFreeBytes),
+        ];
+        foreach (var (setting, value) in bounds.Where(b => b.Value > availableBytes))
+        {
+            failures.Add($"{StreamPoolSettings.SectionName}:{setting} must be at most the {availableBytes / (1024 * 1024)} MiB the process may use.");
+        }
     }
 
     // The id may appear in responses, headers and logs, so it is kept to characters that need no escaping anywhere.

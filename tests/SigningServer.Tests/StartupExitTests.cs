@@ -23,8 +23,45 @@ public sealed class StartupExitTests
         { "Signing__BodyStallTimeout", "00:01:00", "Signing:BodyStallTimeout", "between" },
     };
 
+    /// <summary>
+    /// Every numeric limit, negative, zero, past what it can mean, past its type, and not a number. Kestrel's options
+    /// read the body limit while the host is built, before the settings are checked; -1 there used to end the process
+    /// with exit code 134 and an exception dump.
+    /// </summary>
+    public static TheoryData<string, string?, string, string> BadLimits()
+    {
+        string[] numbers = ["-1", "0", "9223372036854775807", "99999999999999999999", "lots"];
+        string[] limits =
+        [
+            "MaxRequestBodyBytes", "MaxInFlightBytes", "RecyclableMemoryStream:BlockSize", "RecyclableMemoryStream:LargeBufferMultiple",
+            "RecyclableMemoryStream:MaximumBufferSize", "RecyclableMemoryStream:MaximumSmallPoolFreeBytes", "RecyclableMemoryStream:MaximumLargePoolFreeBytes",
+        ];
+        var data = new TheoryData<string, string?, string, string>();
+        foreach (var limit in limits)
+        {
+            foreach (var number in numbers)
+            {
+                // Values that do not fit the setting's type fail in the configuration binder; the rest in the validator.
+                var fitsLong = long.TryParse(number, out _);
+                var fitsType = limit is "RecyclableMemoryStream:BlockSize" or "RecyclableMemoryStream:LargeBufferMultiple" or "RecyclableMemoryStream:MaximumBufferSize"
+                    ? int.TryParse(number, out _)
+                    : fitsLong;
+                data.Add("Signing__" + limit.Replace(":", "__", StringComparison.Ordinal), number, "Signing:" + limit, fitsType ? "must be" : "Failed to convert");
+            }
+        }
+
+        string[] timeouts = ["-00:00:01", "00:00:00", "10675199.02:48:05.4775807", "99999999.00:00:00", "lots"];
+        foreach (var timeout in timeouts)
+        {
+            data.Add("Signing__BodyStallTimeout", timeout, "Signing:BodyStallTimeout", TimeSpan.TryParse(timeout, System.Globalization.CultureInfo.InvariantCulture, out _) ? "must be" : "Failed to convert");
+        }
+
+        return data;
+    }
+
     [Theory]
     [MemberData(nameof(BadSettings))]
+    [MemberData(nameof(BadLimits))]
     public async Task A_bad_setting_ends_the_process_with_one_line_naming_it(string variable, string? value, string setting, string says)
     {
         var output = await RunServerAsync(variable, value);
