@@ -8,7 +8,8 @@ namespace Signing.Http;
 
 /// <summary>
 /// Everything the service reads from configuration section <c>Signing</c> (environment variables
-/// <c>Signing__Key</c>, <c>Signing__Keys__&lt;id&gt;</c>, <c>Signing__ActiveKeyId</c>, <c>Signing__MaxRequestBodyBytes</c>,
+/// <c>Signing__Key</c>, <c>Signing__Keys__&lt;id&gt;</c>, <c>Signing__ActiveKeyId</c>, <c>Signing__AccessKeys__&lt;name&gt;</c>,
+/// <c>Signing__MaxRequestBodyBytes</c>,
 /// <c>Signing__RecyclableMemoryStream__…</c>). Checked at start-up by <see cref="SigningOptionsValidator"/>.
 /// </summary>
 public sealed class SigningOptions
@@ -29,6 +30,15 @@ public sealed class SigningOptions
     /// failed verifications. Never logged and never returned; only the ids are.
     /// </summary>
     public Dictionary<string, string?> Keys { get; set; } = new(StringComparer.Ordinal);
+
+    /// <summary>
+    /// SigningServer's access keys by name (<c>Signing:AccessKeys:&lt;name&gt;</c>), secrets from configuration as the
+    /// signing keys are: when at least one is set, sign, verify and stats require one of them, as the Functions host's
+    /// function keys do (<see cref="Access.AccessKeys"/>). Names only tell keys apart in configuration, so that one can
+    /// be replaced while the other still works; neither keys nor names are logged or returned. Each at least
+    /// <see cref="Access.AccessKeys.MinimumLength"/> characters. The Functions app does not read them.
+    /// </summary>
+    public Dictionary<string, string?> AccessKeys { get; set; } = new(StringComparer.Ordinal);
 
     /// <summary>
     /// The id of the key that signs. Required when more than one key is configured; with exactly one it may be left out,

@@ -2,6 +2,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Microsoft.IO;
+using Signing.Http.Access;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
 
@@ -30,6 +31,7 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         }
 
         ValidateActiveKeyId(options.ActiveKeyId, keys, failures);
+        ValidateAccessKeys(options.AccessKeys, failures);
 
         if (options.MaxRequestBodyBytes is < SigningOptions.MinMaxRequestBodyBytes or > SigningOptions.MaxMaxRequestBodyBytes)
         {
@@ -60,6 +62,26 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    private void ValidateAccessKeys(Dictionary<string, string?> accessKeys, List<string> failures)
+    {
+        const string Setting = SigningOptions.SectionName + ":AccessKeys";
+
+        // A value on the section itself binds to no key at all, and the endpoints would stay open in silence.
+        if (!string.IsNullOrEmpty(configuration[Setting]))
+        {
+            failures.Add($"{Setting} takes keys by name: set {Setting}:<name> (environment variable Signing__AccessKeys__<name>), not {Setting} itself.");
+        }
+
+        foreach (var (name, key) in accessKeys.OrderBy(k => k.Key, StringComparer.Ordinal))
+        {
+            if (string.IsNullOrWhiteSpace(key) || key.Trim().Length < AccessKeys.MinimumLength)
+            {
+                failures.Add($"{Setting}:{name} (environment variable Signing__AccessKeys__{name}) is {(string.IsNullOrWhiteSpace(key) ? "empty" : "too short")}: " +
+                    $"an access key must be at least {AccessKeys.MinimumLength} characters, for example the output of 'openssl rand -base64 32'.");
+            }
+        }
     }
 
     // A free pool allowed to keep more than the process may hold is no bound at all: a typo of a few digits would turn

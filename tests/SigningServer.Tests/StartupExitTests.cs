@@ -21,6 +21,7 @@ public sealed class StartupExitTests
         { "Signing__MaxInFlightBytes", "2000000", "Signing:MaxInFlightBytes", "cannot hold one request" },
         { "Signing__MaxInFlightBytes", "lots", "Signing:MaxInFlightBytes", "Failed to convert" },
         { "Signing__BodyStallTimeout", "00:01:00", "Signing:BodyStallTimeout", "between" },
+        { "Signing__AccessKeys__ops", "0123456789abcdefghijklmnopqrstu", "Signing:AccessKeys:ops", "too short" },
     };
 
     /// <summary>
@@ -74,7 +75,7 @@ public sealed class StartupExitTests
         Assert.DoesNotContain("Unhandled exception", text, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", text, StringComparison.Ordinal);
         Assert.DoesNotContain("Exception", text, StringComparison.Ordinal);
-        if (variable == "Signing__Key" && value is not null)
+        if (variable is "Signing__Key" or "Signing__AccessKeys__ops" && value is not null)
         {
             Assert.DoesNotContain(value, text, StringComparison.Ordinal);
         }
