@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Signing.Tests.Processes;
 
 namespace SigningFunctions.Tests;
 
@@ -34,14 +35,11 @@ public sealed class WorkerStartupExitTests
         Assert.DoesNotContain("   at ", stdout + stderr, StringComparison.Ordinal);
     }
 
-    private static async Task<(int ExitCode, string Stdout, string Stderr)> RunWorkerAsync(string variable, string value)
+    private static Task<(int ExitCode, string Stdout, string Stderr)> RunWorkerAsync(string variable, string value)
     {
         var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
         {
             WorkingDirectory = AppContext.BaseDirectory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
         };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "SigningFunctions.dll"));
         foreach (var inherited in start.Environment.Keys.Where(k => k.StartsWith("Signing__", StringComparison.Ordinal) || k.StartsWith("AZURE_FUNCTIONS_", StringComparison.Ordinal) || k.StartsWith("OTEL_", StringComparison.Ordinal) || k.StartsWith("APPLICATIONINSIGHTS_", StringComparison.Ordinal)).ToList())
@@ -52,20 +50,6 @@ public sealed class WorkerStartupExitTests
         start.Environment["Signing__Key"] = KeyBase64;
         start.Environment[variable] = value;
 
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        return (process.ExitCode, await stdout, await stderr);
+        return ProcessToExit.RunAsync(start);
     }
 }

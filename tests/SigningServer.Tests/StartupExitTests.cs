@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Signing.Tests.Processes;
 
 namespace SigningServer.Tests;
 
@@ -95,8 +96,6 @@ public sealed class StartupExitTests
     {
         var start = new ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "SigningServer.dll"), "--urls", "http://127.0.0.1:0"])
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
             WorkingDirectory = AppContext.BaseDirectory,
         };
         start.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
@@ -110,20 +109,7 @@ public sealed class StartupExitTests
             start.Environment[variable] = value;
         }
 
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        return (process.ExitCode, await stdout + await stderr);
+        var (exitCode, stdout, stderr) = await ProcessToExit.RunAsync(start);
+        return (exitCode, stdout + stderr);
     }
 }
