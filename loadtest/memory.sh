@@ -7,6 +7,8 @@
 #
 #   loadtest/memory.sh [--uploads 16] [--heap-limit 0x40000000] [--body-limit 33554432]
 #                      [--strategies all|NAME,NAME] [--max-time 120] [--host server|functions] [--out artifacts/memory-run/summary.md]
+#   loadtest/memory.sh --attack headers|reserve|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
+#                      [--heap-limit 0x40000000|none] [--host server|functions] [--out artifacts/memory-run/attack-KIND.md]
 #
 # --heap-limit is bytes, in hex with 0x or in decimal; the in-flight budget (Signing:MaxInFlightBytes) is left to its
 # default, derived from it. --body-limit sets the server's Signing:MaxRequestBodyBytes and sizes the body: generated
@@ -18,8 +20,22 @@
 # another status, a signature was wrong, nothing was signed, or the server went down. --host functions runs the
 # published Functions worker under tests/SigningFunctions.TestHost (loadtest/lib/server.sh): the heap cap, the settings
 # and the resident memory read are the worker's.
+#
+# --attack runs one cheap attack instead of the burst, beside an honest client that signs a 3,000-widget (1.1 MB) body
+# again and again with the default strategy, one request at a time, for --seconds (40), on one fresh server:
+#   headers  --attackers (5,000) connections trickle header lines and never end them, each reopened --reopen-delay
+#            seconds (1) after the server cuts it;
+#   reserve  --attackers (55) connections send headers declaring a body of --body-limit bytes with ?strategy=string
+#            and then nothing (every fifth declares less, to take what the others leave), each reopened
+#            --reopen-delay seconds after the server answers or cuts it;
+#   idle     --attackers (5,000) connections that send nothing;
+#   none     the honest client alone, the baseline.
+# The attackers are loadtest/lib/attack.py (python3, asyncio). The table gives the honest signs served (200 with the
+# body's HMAC) and failed (by status; 000 is no answer), the server's peak and starting RSS, and what the attackers
+# saw (opened, cut by the server, failed to connect, the server's answers). The open-file limit is raised for the
+# attackers and the server. --heap-limit none leaves the heap uncapped, the default settings' budget (40% of memory).
 # Loopback only, every curl bounded by --max-time, and the server and uploads it started are stopped however it ends.
-# Needs the .NET SDK, curl, jq and openssl.
+# Needs the .NET SDK, curl, jq and openssl (and python3 for --attack).
 set -euo pipefail
 # The arguments as they would be typed again, quoted only where the shell needs it.
 quote() {
@@ -36,10 +52,14 @@ heap_limit=0x40000000
 body_limit=33554432
 strategies=all
 max_time=120
-out=artifacts/memory-run/summary.md
+out=
+attack=
+attackers=
+seconds=40
+reopen_delay=1
 
 usage() {
-  sed -n '8,9p' "$0" | sed 's/^#//' >&2
+  sed -n '8,11p' "$0" | sed 's/^#//' >&2
   exit 2
 }
 
@@ -52,18 +72,39 @@ while [ $# -gt 0 ]; do
     --max-time) max_time=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     --host) host=${2:?}; shift 2 ;;
+    --attack) attack=${2:?}; shift 2 ;;
+    --attackers) attackers=${2:?}; shift 2 ;;
+    --seconds) seconds=${2:?}; shift 2 ;;
+    --reopen-delay) reopen_delay=${2:?}; shift 2 ;;
     *) usage ;;
   esac
 done
 
-for number in $uploads $body_limit $max_time; do
+case "$attack" in
+  '') out=${out:-artifacts/memory-run/summary.md} ;;
+  headers | idle) attackers=${attackers:-5000} ;;
+  reserve) attackers=${attackers:-55} ;;
+  none) attackers=0 ;;
+  *) echo "--attack is headers, reserve, idle or none: '$attack'." >&2; usage ;;
+esac
+out=${out:-artifacts/memory-run/attack-$attack.md}
+for number in $uploads $body_limit $max_time $seconds ${attackers:-0}; do
   [[ "$number" =~ ^[0-9]+$ ]] || { echo "Not a whole number: '$number'." >&2; usage; }
 done
-[[ "$heap_limit" =~ ^(0[xX][0-9a-fA-F]+|[0-9]+)$ ]] || { echo "Not a byte count in hex (0x…) or decimal: '$heap_limit'." >&2; usage; }
+[[ "$heap_limit" =~ ^(0[xX][0-9a-fA-F]+|[0-9]+|none)$ ]] || { echo "Not a byte count in hex (0x…) or decimal, or none: '$heap_limit'." >&2; usage; }
+[[ "$reopen_delay" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "Not a number of seconds: '$reopen_delay'." >&2; usage; }
+[ "$seconds" -ge 1 ] && [ "$seconds" -le 300 ] || { echo "--seconds must be 1 to 300." >&2; exit 2; }
 [ "$uploads" -ge 1 ] && [ "$max_time" -ge 1 ] && [ "$body_limit" -ge 4096 ] || { echo "Uploads and --max-time must be at least 1, the body limit at least 4096." >&2; exit 2; }
 # The runtime reads every DOTNET_GC setting as hex, with or without 0x: a decimal count is passed on converted.
-heap_bytes=$((heap_limit))
-heap_hex=$(printf '0x%x' "$heap_bytes")
+if [ "$heap_limit" = none ]; then
+  heap_bytes=$(free -b | awk '$1 == "Mem:" { print $2 }')
+  heap_hex=none
+  heap_text="the heap not capped ($((heap_bytes / 1048576)) MiB of memory)"
+else
+  heap_bytes=$((heap_limit))
+  heap_hex=$(printf '0x%x' "$heap_bytes")
+  heap_text="GC heap capped at $((heap_bytes / 1048576)) MiB ($heap_hex)"
+fi
 strategies=$(tr '[:upper:]' '[:lower:]' <<<"$strategies")
 
 for tool in dotnet curl jq openssl; do
@@ -94,7 +135,80 @@ started=$SECONDS
 # One key for the whole run, so that signatures can be compared across servers and with openssl's HMAC of the body.
 key_base64=$(head -c 32 /dev/urandom | base64)
 key_hex=$(base64 -d <<<"$key_base64" | od -An -v -tx1 | tr -d ' \n')
-server_env=(Signing__Key="$key_base64" Signing__MaxRequestBodyBytes="$body_limit" DOTNET_GCHeapHardLimit="$heap_hex")
+server_env=(Signing__Key="$key_base64" Signing__MaxRequestBodyBytes="$body_limit")
+[ "$heap_hex" = none ] || server_env+=(DOTNET_GCHeapHardLimit="$heap_hex")
+
+# Reads a field of /proc/PID/status in KiB and prints it in MiB, or "–" when the process is gone.
+resident_mib() {
+  awk -v field="$1:" '$1 == field { printf "%.0f", $2 / 1024; found = 1 } END { if (!found) printf "–" }' \
+    "/proc/$signer_pid/status" 2>/dev/null || printf '–'
+}
+
+if [ -n "$attack" ]; then
+  command -v python3 >/dev/null || { echo "memory.sh --attack needs python3 on PATH." >&2; exit 2; }
+  # Every attacker holds a socket here and one in the server, which inherits this limit.
+  needed=$((2 * attackers + 1024))
+  [ "$(ulimit -n)" -ge "$needed" ] || ulimit -n "$needed" 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+  [ "$(ulimit -n)" -ge "$needed" ] || { echo "$attackers attackers need $needed open files; the hard limit is $(ulimit -Hn)." >&2; exit 2; }
+
+  body=$work/honest.json
+  dotnet "$payload_dll" --widgets 3000 --seed 1 --out "$body" >/dev/null
+  body_bytes=$(stat -c %s "$body")
+  expected=$(openssl dgst -sha256 -mac HMAC -macopt "hexkey:$key_hex" -r "$body" | cut -d ' ' -f 1)
+  dir=$work/attack-$attack
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  echo "== --attack $attack: $attackers attackers for $seconds s beside one honest client signing $body_bytes bytes, $heap_text"
+  start_server "$dir/server.log" "${server_env[@]}"
+  before=$(resident_mib VmRSS)
+  port=${base_url##*:}
+  echo '{}' >"$dir/attackers.json"
+  if [ "$attackers" -gt 0 ]; then
+    # attack.py stops at --seconds by itself; the timeout is for a socket call that would not return.
+    timeout "$((seconds + 30))" python3 loadtest/lib/attack.py --port "$port" --kind "$attack" --connections "$attackers" \
+      --seconds "$seconds" --reopen-delay "$reopen_delay" --body-limit "$body_limit" >"$dir/attackers.json" 2>"$dir/attackers.err" &
+    upload_pids+=($!)
+  fi
+  # The honest client: one sign at a time until the attack ends, each bounded by --max-time (10 s at most here, as a
+  # client with a timeout would be), its status, time and whether its signature is the body's HMAC on one line.
+  (
+    end=$((SECONDS + seconds))
+    while [ "$SECONDS" -lt "$end" ]; do
+      status=$(curl -sS --max-time "$((max_time < 10 ? max_time : 10))" --connect-timeout 5 -o "$dir/last.body" -w '%{http_code} %{time_total}' \
+        -H 'Content-Type: application/json' -H 'Expect:' --data-binary "@$body" "$base_url/api/sign" 2>>"$dir/honest.curl.txt" || true)
+      right=no
+      [ "${status%% *}" = 200 ] && [ "$(jq -r '.signature' "$dir/last.body" 2>/dev/null)" = "$expected" ] && right=yes
+      echo "$status $right"
+    done
+  ) >"$dir/honest.txt" &
+  honest_pid=$!
+  upload_pids+=("$honest_pid")
+  for pid in "${upload_pids[@]}"; do
+    wait "$pid" || true
+  done
+  upload_pids=()
+  peak=$(resident_mib VmHWM)
+  if read_stats >/dev/null 2>&1; then up=yes; else up="**no**"; fi
+  stop_server
+
+  served=$(awk '$3 == "yes"' "$dir/honest.txt" | wc -l)
+  failed=$(awk '$3 != "yes"' "$dir/honest.txt" | wc -l)
+  failures=$(awk '$3 != "yes" { n[$1 == "200" ? "200 with a wrong signature" : $1]++ } END { for (s in n) printf "%s%s × %d", sep, s, n[s]; sep = ", " }' "$dir/honest.txt")
+  mean=$(awk '$3 == "yes" { t += $2; n++ } END { if (n) printf "%.2f", t / n; else printf "–" }' "$dir/honest.txt")
+  seen=$(jq -r 'if .opened == null then "none" else "\(.opened) opened, \(.cutByServer) cut, \(.connectFailures) failed to connect, at most \(.peakOpen) open; answers: \(.answers | to_entries | map("\(.key) × \(.value)") | join(", "))" end' "$dir/attackers.json")
+  {
+    echo "\`$command_line\`"
+    echo
+    echo "$(host_description): $attackers attackers (--attack $attack) for $seconds s beside one honest client signing $body_bytes bytes with the default strategy, one at a time; Signing:MaxRequestBodyBytes $body_limit, $heap_text, attackers reopening $reopen_delay s after each cut; loopback, $(nproc) cores, $(date -u +%Y-%m-%d)"
+    echo
+    echo "| attack | attackers | honest signs served (200, right HMAC) | failed | failures | mean s per served sign | peak RSS MiB (VmHWM) | RSS before MiB | stayed up | attackers saw |"
+    echo "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |"
+    echo "| $attack | $attackers | $served | $failed | ${failures:-none} | $mean | $peak | $before | $up | $seen |"
+  } | tee "$out"
+  echo "Written to $out; each honest sign's status in $dir/honest.txt, the attackers' tally in $dir/attackers.json"
+  [ "$up" = yes ] && [ "$served" -gt 0 ]
+  exit
+fi
 
 # The body: as many widgets as fit under the limit, from the size of a small sample, stepping down if a guess is over.
 body=$work/body.json
@@ -115,12 +229,6 @@ if [ "$strategies" = all ]; then
   stop_server
 fi
 
-# Reads a field of /proc/PID/status in KiB and prints it in MiB, or "–" when the process is gone.
-resident_mib() {
-  awk -v field="$1:" '$1 == field { printf "%.0f", $2 / 1024; found = 1 } END { if (!found) printf "–" }' \
-    "/proc/$signer_pid/status" 2>/dev/null || printf '–'
-}
-
 rows=()
 failed=0
 budget=
@@ -129,7 +237,7 @@ for strategy in "${names[@]}"; do
   dir=$work/$strategy
   rm -rf "$dir"
   mkdir -p "$dir"
-  echo "== $strategy: $uploads uploads of $body_bytes bytes at once, heap capped at $heap_hex"
+  echo "== $strategy: $uploads uploads of $body_bytes bytes at once, $heap_text"
   start_server "$dir/server.log" "${server_env[@]}"
   [ -n "$budget" ] || budget=$(read_stats | jq -r '.inFlight.limitBytes / 1048576 | floor')
   before=$(resident_mib VmRSS)
@@ -193,7 +301,7 @@ done
 {
   echo "\`$command_line\`"
   echo
-  echo "$(host_description), $(date -u +%F): $uploads uploads at once per strategy, each $body_bytes bytes ($widgets widgets; Signing:MaxRequestBodyBytes $body_limit), GC heap capped at $((heap_bytes / 1048576)) MiB ($heap_hex), in-flight budget ${budget:-?} MiB (its default, derived from the cap); a fresh server per strategy, $(nproc) cores"
+  echo "$(host_description), $(date -u +%F): $uploads uploads at once per strategy, each $body_bytes bytes ($widgets widgets; Signing:MaxRequestBodyBytes $body_limit), $heap_text, in-flight budget ${budget:-?} MiB (its default, derived from the cap); a fresh server per strategy, $(nproc) cores"
   echo
   echo "| strategy | signed (200) | refused (503 + Retry-After) | 500 | other | signatures | peak RSS MiB (VmHWM) | RSS before MiB | burst s | stayed up |"
   echo "| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | --- |"

@@ -8,7 +8,8 @@ namespace Signing.Http;
 
 /// <summary>
 /// Everything the service reads from configuration section <c>Signing</c> (environment variables
-/// <c>Signing__Key</c>, <c>Signing__Keys__&lt;id&gt;</c>, <c>Signing__ActiveKeyId</c>, <c>Signing__MaxRequestBodyBytes</c>,
+/// <c>Signing__Key</c>, <c>Signing__Keys__&lt;id&gt;</c>, <c>Signing__ActiveKeyId</c>, <c>Signing__AccessKeys__&lt;name&gt;</c>,
+/// <c>Signing__MaxRequestBodyBytes</c>,
 /// <c>Signing__RecyclableMemoryStream__…</c>). Checked at start-up by <see cref="SigningOptionsValidator"/>.
 /// </summary>
 public sealed class SigningOptions
@@ -31,6 +32,15 @@ public sealed class SigningOptions
     public Dictionary<string, string?> Keys { get; set; } = new(StringComparer.Ordinal);
 
     /// <summary>
+    /// SigningServer's access keys by name (<c>Signing:AccessKeys:&lt;name&gt;</c>), secrets from configuration as the
+    /// signing keys are: when at least one is set, sign, verify and stats require one of them, as the Functions host's
+    /// function keys do (<see cref="Access.AccessKeys"/>). Names only tell keys apart in configuration, so that one can
+    /// be replaced while the other still works; neither keys nor names are logged or returned. Each at least
+    /// <see cref="Access.AccessKeys.MinimumLength"/> characters. The Functions app does not read them.
+    /// </summary>
+    public Dictionary<string, string?> AccessKeys { get; set; } = new(StringComparer.Ordinal);
+
+    /// <summary>
     /// The id of the key that signs. Required when more than one key is configured; with exactly one it may be left out,
     /// and that key signs.
     /// </summary>
@@ -43,14 +53,25 @@ public sealed class SigningOptions
     /// </summary>
     public long MaxRequestBodyBytes { get; set; } = 32 * 1024 * 1024;
 
+    /// <summary>The smallest <see cref="MaxRequestBodyBytes"/> accepted: 1 KiB, below which no envelope of one widget fits.</summary>
+    public const long MinMaxRequestBodyBytes = 1024;
+
     /// <summary>
-    /// <see cref="MaxRequestBodyBytes"/> as configured, read without validating anything: Kestrel's options are made
-    /// while the host is built, before <see cref="SigningHostExtensions.RunSigning"/> checks the settings, and a
-    /// failure there would be an unhandled exception. A value that does not parse gives the default here; the
-    /// validator reports it before anything runs.
+    /// The largest <see cref="MaxRequestBodyBytes"/> accepted: 2 GiB, the most a stream position and Kestrel's
+    /// per-request accounting handle as one body, far past what one signing request should ever be.
+    /// </summary>
+    public const long MaxMaxRequestBodyBytes = int.MaxValue;
+
+    /// <summary>
+    /// <see cref="MaxRequestBodyBytes"/> as configured, for Kestrel's options, which are made while the host is built,
+    /// before <see cref="SigningHostExtensions.RunSigning"/> checks the settings: there a value Kestrel refuses (a
+    /// negative one) would be an unhandled exception and a crash dump instead of one line. So a value that does not
+    /// parse, or lies outside <see cref="MinMaxRequestBodyBytes"/> to <see cref="MaxMaxRequestBodyBytes"/>, gives the
+    /// default here, and the validator reports it, naming the setting, before anything runs.
     /// </summary>
     internal static long ReadMaxRequestBodyBytes(IConfiguration configuration) =>
         long.TryParse(configuration[SectionName + ":" + nameof(MaxRequestBodyBytes)], NumberStyles.Integer, CultureInfo.InvariantCulture, out var configured)
+            && configured is >= MinMaxRequestBodyBytes and <= MaxMaxRequestBodyBytes
             ? configured
             : new SigningOptions().MaxRequestBodyBytes;
 
@@ -61,6 +82,16 @@ public sealed class SigningOptions
     /// costliest strategy, or such a request could never be served.
     /// </summary>
     public long? MaxInFlightBytes { get; set; }
+
+    /// <summary>The smallest <see cref="MaxInFlightBytes"/> accepted: 1 MiB.</summary>
+    public const long MinMaxInFlightBytes = 1024 * 1024;
+
+    /// <summary>
+    /// The largest <see cref="MaxInFlightBytes"/> accepted: as many of <see cref="InFlightBudget.BytesPerPermit"/> as
+    /// the budget's limiter can count (<see cref="int.MaxValue"/> permits, about 2 TiB); a larger value would overflow
+    /// it when the budget is made.
+    /// </summary>
+    public const long MaxMaxInFlightBytes = (long)int.MaxValue * InFlightBudget.BytesPerPermit;
 
     /// <summary>
     /// How long a body may stop arriving before the request is cut off with 408 and its blocks go back to the pool.

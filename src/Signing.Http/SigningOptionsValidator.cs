@@ -2,6 +2,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Microsoft.IO;
+using Signing.Http.Access;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
 
@@ -30,15 +31,16 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         }
 
         ValidateActiveKeyId(options.ActiveKeyId, keys, failures);
+        ValidateAccessKeys(options.AccessKeys, failures);
 
-        if (options.MaxRequestBodyBytes is < 1024 or > int.MaxValue)
+        if (options.MaxRequestBodyBytes is < SigningOptions.MinMaxRequestBodyBytes or > SigningOptions.MaxMaxRequestBodyBytes)
         {
             failures.Add($"{SigningOptions.SectionName}:MaxRequestBodyBytes must be between 1 KiB and 2 GiB.");
         }
 
-        if (options.MaxInFlightBytes is < 1024 * 1024)
+        if (options.MaxInFlightBytes is < SigningOptions.MinMaxInFlightBytes or > SigningOptions.MaxMaxInFlightBytes)
         {
-            failures.Add($"{SigningOptions.SectionName}:MaxInFlightBytes must be at least 1 MiB, or unset to derive it from the memory available.");
+            failures.Add($"{SigningOptions.SectionName}:MaxInFlightBytes must be between 1 MiB and 2 TiB, or unset to derive it from the memory available.");
         }
 
         if (options.BodyStallTimeout < TimeSpan.FromSeconds(1) || options.BodyStallTimeout > TimeSpan.FromSeconds(10))
@@ -47,6 +49,7 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         }
 
         failures.AddRange(StreamPoolSettings.Validate(options.RecyclableMemoryStream));
+        ValidateFreePoolBounds(options.RecyclableMemoryStream, GC.GetGCMemoryInfo().TotalAvailableMemoryBytes, failures);
         if (configuration[StreamPoolSettings.SectionName + ":" + nameof(options.RecyclableMemoryStream.MaximumStreamCapacity)] is not null)
         {
             failures.Add($"{StreamPoolSettings.SectionName}:MaximumStreamCapacity is not a setting: it follows {SigningOptions.SectionName}:MaxRequestBodyBytes. Remove it.");
@@ -59,6 +62,41 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    private void ValidateAccessKeys(Dictionary<string, string?> accessKeys, List<string> failures)
+    {
+        const string Setting = SigningOptions.SectionName + ":AccessKeys";
+
+        // A value on the section itself binds to no key at all, and the endpoints would stay open in silence.
+        if (!string.IsNullOrEmpty(configuration[Setting]))
+        {
+            failures.Add($"{Setting} takes keys by name: set {Setting}:<name> (environment variable Signing__AccessKeys__<name>), not {Setting} itself.");
+        }
+
+        foreach (var (name, key) in accessKeys.OrderBy(k => k.Key, StringComparer.Ordinal))
+        {
+            if (string.IsNullOrWhiteSpace(key) || key.Trim().Length < AccessKeys.MinimumLength)
+            {
+                failures.Add($"{Setting}:{name} (environment variable Signing__AccessKeys__{name}) is {(string.IsNullOrWhiteSpace(key) ? "empty" : "too short")}: " +
+                    $"an access key must be at least {AccessKeys.MinimumLength} characters, for example the output of 'openssl rand -base64 32'.");
+            }
+        }
+    }
+
+    // A free pool allowed to keep more than the process may hold is no bound at all: a typo of a few digits would turn
+    // the leak check off in silence. The library itself takes any positive value.
+    private static void ValidateFreePoolBounds(RecyclableMemoryStreamManager.Options pool, long availableBytes, List<string> failures)
+    {
+        (string Setting, long Value)[] bounds =
+        [
+            (nameof(pool.MaximumSmallPoolFreeBytes), pool.MaximumSmallPoolFreeBytes),
+            (nameof(pool.MaximumLargePoolFreeBytes), pool.MaximumLargePoolFreeBytes),
+        ];
+        foreach (var (setting, value) in bounds.Where(b => b.Value > availableBytes))
+        {
+            failures.Add($"{StreamPoolSettings.SectionName}:{setting} must be at most the {availableBytes / (1024 * 1024)} MiB the process may use.");
+        }
     }
 
     // The id may appear in responses, headers and logs, so it is kept to characters that need no escaping anywhere.

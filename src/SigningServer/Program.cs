@@ -1,4 +1,5 @@
 using Signing.Http;
+using Signing.Http.Access;
 
 // The content root, where appsettings*.json are read from, is the app's own folder, not the working directory:
 // 'dotnet /path/to/SigningServer.dll' started from anywhere else would otherwise run without them.
@@ -15,14 +16,19 @@ if (string.IsNullOrEmpty(builder.Configuration[WebHostDefaults.ServerUrlsKey]))
 builder.WebHost.ConfigureKestrel(kestrel => SigningKestrelLimits.ApplyClientFacing(kestrel.Limits));
 builder.Services.AddSigning();
 
+// The Functions host checks function keys before the worker sees a request; here, with no host in front, the same
+// keys (Signing:AccessKeys) are checked by SigningServer itself. Health stays open for probes.
+builder.Services.AddSigningAccessKeys();
+
 var app = builder.Build();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
-app.MapPost("/api/sign", (HttpRequest request, SignEndpoint endpoint, CancellationToken cancellationToken) =>
+var keyed = app.MapGroup("/api").RequireSigningAccessKey();
+keyed.MapPost("/sign", (HttpRequest request, SignEndpoint endpoint, CancellationToken cancellationToken) =>
     endpoint.HandleAsync(request, cancellationToken));
-app.MapPost("/api/verify", (HttpRequest request, VerifyEndpoint endpoint, CancellationToken cancellationToken) =>
+keyed.MapPost("/verify", (HttpRequest request, VerifyEndpoint endpoint, CancellationToken cancellationToken) =>
     endpoint.HandleAsync(request, cancellationToken));
-app.MapGet("/api/stats", (HttpRequest request, StatsEndpoint endpoint) => endpoint.Handle(request));
+keyed.MapGet("/stats", (HttpRequest request, StatsEndpoint endpoint) => endpoint.Handle(request));
 app.MapHealthChecks("/api/health", SigningHealthResponse.Options);
 return app.RunSigning();
 

@@ -173,12 +173,16 @@ public sealed class SigningOptionsValidatorTests
     [InlineData(null, true)]
     [InlineData(1024L * 1024 - 1, false)]
     [InlineData(1024L * 1024, true)]
-    public void In_flight_limit_is_unset_or_at_least_1_MiB(long? maxInFlightBytes, bool valid)
+    [InlineData(2L * 1024 * 1024 * 1024 * 1024 - 1024, true)]
+    [InlineData(2L * 1024 * 1024 * 1024 * 1024 - 1023, false)]
+    [InlineData(long.MaxValue, false)]
+    [InlineData(-1L, false)]
+    public void In_flight_limit_is_unset_or_between_1_MiB_and_what_the_budget_can_count(long? maxInFlightBytes, bool valid)
     {
         var options = WithKey();
         options.MaxInFlightBytes = maxInFlightBytes;
 
-        AssertOnly(options, valid, "Signing:MaxInFlightBytes must be at least 1 MiB, or unset to derive it from the memory available.");
+        AssertOnly(options, valid, "Signing:MaxInFlightBytes must be between 1 MiB and 2 TiB, or unset to derive it from the memory available.");
     }
 
     [Theory]

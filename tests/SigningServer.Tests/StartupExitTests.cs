@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Signing.Tests.Processes;
 
 namespace SigningServer.Tests;
 
@@ -19,12 +20,49 @@ public sealed class StartupExitTests
         { "Signing__Key", "REVWLU9OTFkgc2lnbmluZyBrZXksIE5PVCBTRUNSRVQ=", "Signing:Key", "development key" },
         { "Signing__MaxRequestBodyBytes", "10", "Signing:MaxRequestBodyBytes", "between" },
         { "Signing__MaxInFlightBytes", "2000000", "Signing:MaxInFlightBytes", "cannot hold one request" },
-        { "Signing__MaxInFlightBytes", "lots", "Signing:MaxInFlightBytes", "Failed to convert" },
         { "Signing__BodyStallTimeout", "00:01:00", "Signing:BodyStallTimeout", "between" },
+        { "Signing__AccessKeys__ops", "0123456789abcdefghijklmnopqrstu", "Signing:AccessKeys:ops", "too short" },
     };
+
+    /// <summary>
+    /// Every numeric limit, negative, zero, past what it can mean, past its type, and not a number. Kestrel's options
+    /// read the body limit while the host is built, before the settings are checked; -1 there used to end the process
+    /// with exit code 134 and an exception dump.
+    /// </summary>
+    public static TheoryData<string, string?, string, string> BadLimits()
+    {
+        string[] numbers = ["-1", "0", "9223372036854775807", "99999999999999999999", "lots"];
+        string[] limits =
+        [
+            "MaxRequestBodyBytes", "MaxInFlightBytes", "RecyclableMemoryStream:BlockSize", "RecyclableMemoryStream:LargeBufferMultiple",
+            "RecyclableMemoryStream:MaximumBufferSize", "RecyclableMemoryStream:MaximumSmallPoolFreeBytes", "RecyclableMemoryStream:MaximumLargePoolFreeBytes",
+        ];
+        var data = new TheoryData<string, string?, string, string>();
+        foreach (var limit in limits)
+        {
+            foreach (var number in numbers)
+            {
+                // Values that do not fit the setting's type fail in the configuration binder; the rest in the validator.
+                var fitsLong = long.TryParse(number, out _);
+                var fitsType = limit is "RecyclableMemoryStream:BlockSize" or "RecyclableMemoryStream:LargeBufferMultiple" or "RecyclableMemoryStream:MaximumBufferSize"
+                    ? int.TryParse(number, out _)
+                    : fitsLong;
+                data.Add("Signing__" + limit.Replace(":", "__", StringComparison.Ordinal), number, "Signing:" + limit, fitsType ? "must be" : "Failed to convert");
+            }
+        }
+
+        string[] timeouts = ["-00:00:01", "00:00:00", "10675199.02:48:05.4775807", "99999999.00:00:00", "lots"];
+        foreach (var timeout in timeouts)
+        {
+            data.Add("Signing__BodyStallTimeout", timeout, "Signing:BodyStallTimeout", TimeSpan.TryParse(timeout, System.Globalization.CultureInfo.InvariantCulture, out _) ? "must be" : "Failed to convert");
+        }
+
+        return data;
+    }
 
     [Theory]
     [MemberData(nameof(BadSettings))]
+    [MemberData(nameof(BadLimits))]
     public async Task A_bad_setting_ends_the_process_with_one_line_naming_it(string variable, string? value, string setting, string says)
     {
         var output = await RunServerAsync(variable, value);
@@ -37,7 +75,7 @@ public sealed class StartupExitTests
         Assert.DoesNotContain("Unhandled exception", text, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", text, StringComparison.Ordinal);
         Assert.DoesNotContain("Exception", text, StringComparison.Ordinal);
-        if (variable == "Signing__Key" && value is not null)
+        if (variable is "Signing__Key" or "Signing__AccessKeys__ops" && value is not null)
         {
             Assert.DoesNotContain(value, text, StringComparison.Ordinal);
         }
@@ -58,8 +96,6 @@ public sealed class StartupExitTests
     {
         var start = new ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "SigningServer.dll"), "--urls", "http://127.0.0.1:0"])
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
             WorkingDirectory = AppContext.BaseDirectory,
         };
         start.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
@@ -73,20 +109,7 @@ public sealed class StartupExitTests
             start.Environment[variable] = value;
         }
 
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        return (process.ExitCode, await stdout + await stderr);
+        var (exitCode, stdout, stderr) = await ProcessToExit.RunAsync(start);
+        return (exitCode, stdout + stderr);
     }
 }

@@ -36,8 +36,25 @@ public sealed class InFlightBudget : IDisposable
     /// <summary>The most that requests in flight may be charged together.</summary>
     public long LimitBytes { get; }
 
-    /// <summary>What requests in flight are charged now: zero whenever none is.</summary>
-    public long InUseBytes => LimitBytes - (_permits.GetStatistics()!.CurrentAvailablePermits * BytesPerPermit);
+    /// <summary>
+    /// What requests in flight are charged now: zero whenever none is, and after <see cref="Dispose"/>. The meter
+    /// provider's last export at shutdown reads this through a gauge after the host has disposed the budget; by then
+    /// the server has stopped and no request holds a charge, so zero is the reading, not an exception.
+    /// </summary>
+    public long InUseBytes
+    {
+        get
+        {
+            try
+            {
+                return LimitBytes - (_permits.GetStatistics()!.CurrentAvailablePermits * BytesPerPermit);
+            }
+            catch (ObjectDisposedException)
+            {
+                return 0;
+            }
+        }
+    }
 
     /// <summary>Requests refused since the process started because they did not fit.</summary>
     public long Refused => Interlocked.Read(ref _refused);

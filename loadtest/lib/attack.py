@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Cheap attacks on a SigningServer on loopback, for loadtest/memory.sh --attack (run by it, not on its own).
+
+  python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|idle [--connections 5000] [--seconds 40]
+                                 [--trickle 1] [--reopen-delay 1] [--ramp 1000] [--body-limit 33554432]
+
+headers: each connection starts a sign request and sends one more short header line every --trickle seconds, never
+         ending the headers (Slowloris); when the server cuts it, it is opened again after --reopen-delay seconds.
+reserve: each connection sends a whole set of headers declaring a body of --body-limit bytes with ?strategy=string,
+         the costliest strategy, and then nothing; when the server answers or cuts it, it is opened again. Every fifth
+         connection declares less (half the limit, a quarter, … down to 1/128, in turn), so that what the large ones
+         leave of a budget is taken too: the largest declarations alone leave slivers that an ordinary request fits.
+idle:    each connection is opened and sends nothing at all.
+
+Connections are opened at --ramp per second at most, so that the listen queue, not the attack, is not what is
+measured. Everything ends after --seconds; then one JSON object goes to standard output: connections opened, cut by
+the server, refused or failed at connect, the most open at once, bytes sent, and the status lines the server sent.
+Only 127.0.0.1: the host is not a parameter.
+"""
+
+import argparse
+import asyncio
+import json
+import time
+from collections import Counter
+
+HOST = "127.0.0.1"
+
+
+class Tally:
+    """What the attackers saw, added up across connections."""
+
+    def __init__(self):
+        self.opened = 0
+        self.connect_failures = 0
+        self.cut = 0
+        self.open_now = 0
+        self.peak_open = 0
+        self.bytes_sent = 0
+        self.answers = Counter()
+
+    def as_dict(self):
+        return {
+            "opened": self.opened,
+            "connectFailures": self.connect_failures,
+            "cutByServer": self.cut,
+            "peakOpen": self.peak_open,
+            "bytesSent": self.bytes_sent,
+            "answers": dict(sorted(self.answers.items())),
+        }
+
+
+def declared_length(body_limit, serial):
+    """The Content-Length a reserving connection declares: the limit, or for every fifth a fraction of it."""
+    if serial % 5 != 4:
+        return body_limit
+    return max(1, body_limit >> (1 + (serial // 5) % 7))
+
+
+def first_request_bytes(kind, port, body_limit, serial):
+    if kind == "headers":
+        return f"POST /api/sign HTTP/1.1\r\nHost: {HOST}:{port}\r\nX-Trickle-{serial}: 0\r\n".encode("ascii")
+    if kind == "reserve":
+        return (
+            f"POST /api/sign?strategy=string HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {declared_length(body_limit, serial)}\r\n\r\n"
+        ).encode("ascii")
+    return b""
+
+
+async def one_connection(kind, port, args, tally, deadline, serial):
+    """Holds one connection open as the attack says, and opens it again each time the server ends it."""
+    while time.monotonic() < deadline:
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port), timeout=5)
+        except (OSError, asyncio.TimeoutError):
+            tally.connect_failures += 1
+            await asyncio.sleep(args.reopen_delay)
+            continue
+
+        tally.opened += 1
+        tally.open_now += 1
+        tally.peak_open = max(tally.peak_open, tally.open_now)
+        try:
+            await hold(kind, port, args, tally, deadline, serial, reader, writer)
+        finally:
+            tally.open_now -= 1
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except OSError:
+                pass
+
+        if time.monotonic() < deadline:
+            await asyncio.sleep(args.reopen_delay)
+
+
+async def hold(kind, port, args, tally, deadline, serial, reader, writer):
+    """Sends what the attack sends until the server answers or cuts the connection, or the attack ends."""
+    line = 0
+    try:
+        first = first_request_bytes(kind, port, args.body_limit, serial)
+        if first:
+            writer.write(first)
+            await writer.drain()
+            tally.bytes_sent += len(first)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                data = await asyncio.wait_for(reader.read(4096), timeout=min(args.trickle, left))
+            except asyncio.TimeoutError:
+                if kind == "headers":
+                    line += 1
+                    more = f"X-Trickle-{line}: {line}\r\n".encode("ascii")
+                    writer.write(more)
+                    await writer.drain()
+                    tally.bytes_sent += len(more)
+                continue
+            if data.startswith(b"HTTP/"):
+                tally.answers[data.split(b"\r\n", 1)[0].decode("ascii", "replace")] += 1
+            else:
+                tally.answers["closed without an answer"] += 1
+            tally.cut += 1
+            return
+    except OSError:
+        # Reset by the server (a connection past its cap, or one it aborted): the same as a cut.
+        tally.answers["reset"] += 1
+        tally.cut += 1
+
+
+async def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--kind", choices=["headers", "reserve", "idle"], required=True)
+    parser.add_argument("--connections", type=int, default=5000)
+    parser.add_argument("--seconds", type=float, default=40)
+    parser.add_argument("--trickle", type=float, default=1.0)
+    parser.add_argument("--reopen-delay", type=float, default=1.0)
+    parser.add_argument("--ramp", type=float, default=1000)
+    parser.add_argument("--body-limit", type=int, default=33554432)
+    args = parser.parse_args()
+    if not (1 <= args.connections <= 20000 and 1 <= args.seconds <= 300 and args.ramp > 0):
+        parser.error("--connections must be 1 to 20000, --seconds 1 to 300, --ramp positive")
+
+    tally = Tally()
+    started = time.monotonic()
+    deadline = started + args.seconds
+
+    async def staggered(serial):
+        await asyncio.sleep(serial / args.ramp)
+        await one_connection(args.kind, args.port, args, tally, deadline, serial)
+
+    await asyncio.gather(*(staggered(i) for i in range(args.connections)))
+    result = {"kind": args.kind, "connections": args.connections, "seconds": round(time.monotonic() - started, 1)}
+    result.update(tally.as_dict())
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
