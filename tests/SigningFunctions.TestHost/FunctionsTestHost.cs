@@ -115,6 +115,7 @@ public sealed class FunctionsTestHost : IAsyncDisposable
         {
             worker = WorkerProcess.Start(appDirectory, new Uri(grpc.Urls.First()), workerId, options.Environment, output);
             var (httpUri, functions) = await HandshakeAsync(channel, worker, appDirectory, options.StartTimeout, output, cancellationToken);
+            await WaitForWorkerHttpAsync(httpUri, worker, output, options.StartTimeout, cancellationToken);
             var routes = functions.Select(f => FunctionRoute.From(f, settings.RoutePrefix)).OfType<FunctionRoute>().ToList();
 
             var client = new HttpMessageInvoker(new SocketsHttpHandler
@@ -188,6 +189,37 @@ public sealed class FunctionsTestHost : IAsyncDisposable
             }
 
             throw;
+        }
+    }
+
+    // The worker reports its HttpUri during the handshake, before its Kestrel necessarily accepts connections; the host
+    // covers that gap by retrying the first forwarded requests. Waiting here for the port to accept instead makes the
+    // front end's "Now listening on" line mean that the first request is served, which is what a test or a load run
+    // needs, and leaves the forwarder without retries that would hide a worker that stops accepting later.
+    private static async Task WaitForWorkerHttpAsync(Uri httpUri, WorkerProcess worker, WorkerOutput output, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        while (true)
+        {
+            try
+            {
+                using var probe = new System.Net.Sockets.TcpClient();
+                await probe.ConnectAsync(httpUri.Host, httpUri.Port, cancellationToken);
+                return;
+            }
+            catch (System.Net.Sockets.SocketException) when (DateTime.UtcNow < deadline && !worker.Exited.IsCompleted)
+            {
+                await Task.Delay(50, cancellationToken);
+            }
+            catch (System.Net.Sockets.SocketException e)
+            {
+                if (worker.Exited.IsCompleted)
+                {
+                    throw new WorkerExitedException(await worker.Exited, output);
+                }
+
+                throw new TimeoutException($"The worker's Kestrel did not accept connections at {httpUri} within {timeout}.", e);
+            }
         }
     }
 

@@ -19,13 +19,13 @@ internal sealed class InvocationForwarder(WorkerChannel channel, Uri workerUri, 
     // The worker's answer arrives over gRPC just after the forwarded response; this only bounds a lost one.
     private static readonly TimeSpan InvocationResponseWait = TimeSpan.FromSeconds(30);
 
-    // HTTP/1.1 to the worker, as its Kestrel serves it; a long idle allowance, since a request that stalls is the
-    // endpoint's to cut off (Signing:BodyStallTimeout), not the forwarder's.
+    // HTTP/1.1 to the worker, which is what the host's forwarder ends up speaking to a cleartext Kestrel, and the
+    // host's idle allowance of 240 s: a request that stalls is the endpoint's to cut off (Signing:BodyStallTimeout).
     private static readonly ForwarderRequestConfig RequestConfig = new()
     {
         Version = System.Net.HttpVersion.Version11,
-        VersionPolicy = HttpVersionPolicy.RequestVersionExact,
-        ActivityTimeout = TimeSpan.FromMinutes(5),
+        VersionPolicy = HttpVersionPolicy.RequestVersionOrLower,
+        ActivityTimeout = TimeSpan.FromSeconds(240),
     };
 
     private readonly string _destination = workerUri.GetLeftPart(UriPartial.Authority);
@@ -63,13 +63,24 @@ internal sealed class InvocationForwarder(WorkerChannel channel, Uri workerUri, 
             return;
         }
 
-        if (await Task.WhenAny(invoked, Task.Delay(InvocationResponseWait, context.RequestAborted)) == invoked)
+        try
         {
-            Report(route, invocationId, invoked);
+            // WaitAsync drops its timer as soon as the response arrives: under load, no timer outlives its request.
+            await invoked.WaitAsync(InvocationResponseWait, context.RequestAborted);
         }
-        else if (!context.RequestAborted.IsCancellationRequested)
+        catch (TimeoutException)
         {
             output.Log("testhost", $"No InvocationResponse for invocation {invocationId} of '{route.Name}' within {InvocationResponseWait.TotalSeconds} s.");
+            return;
+        }
+        catch (Exception) when (invoked.IsFaulted || context.RequestAborted.IsCancellationRequested)
+        {
+            // Reported below, or the client has gone and no one waits for the answer.
+        }
+
+        if (invoked.IsCompleted)
+        {
+            Report(route, invocationId, invoked);
         }
     }
 

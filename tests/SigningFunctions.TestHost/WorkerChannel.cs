@@ -127,10 +127,6 @@ internal sealed class WorkerChannel(string workerId, WorkerOutput output)
         return (await waiting).InvocationResponse;
     }
 
-    /// <summary>Forgets an invocation whose response will no longer be awaited (its request failed before reaching the worker).</summary>
-    /// <param name="invocationId">The invocation.</param>
-    public void Forget(string invocationId) => _awaited.TryRemove("invocation:" + invocationId, out _);
-
     /// <summary>Asks the worker to stop (<c>WorkerTerminate</c>), then ends the host's side of the stream.</summary>
     /// <param name="grace">The grace period the worker is given.</param>
     public void Terminate(TimeSpan grace)

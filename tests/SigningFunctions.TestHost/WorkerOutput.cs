@@ -3,11 +3,15 @@ namespace SigningFunctions.TestHost;
 /// <summary>
 /// Everything the worker said, in arrival order: its <c>RpcLog</c> messages (where the worker's ILogger output goes, as
 /// on the real host) and its standard output and error. Kept so that a failing test, or a worker that exits early,
-/// shows the worker's own words; echoed as it arrives when the test host runs as a program.
+/// shows the worker's own words; echoed as it arrives when the test host runs as a program. Only the last
+/// <see cref="KeptLines"/> lines are kept (a load run logs several lines per request); standard error is kept whole.
 /// </summary>
 public sealed class WorkerOutput
 {
-    private readonly List<string> _lines = [];
+    /// <summary>How many of the latest lines <see cref="Lines"/> keeps.</summary>
+    public const int KeptLines = 10_000;
+
+    private readonly Queue<string> _lines = new();
     private readonly List<string> _standardError = [];
     private readonly TextWriter? _echo;
 
@@ -15,7 +19,7 @@ public sealed class WorkerOutput
     /// <param name="echo">Where each line is also written as it arrives (the program's console), or null to keep them only.</param>
     public WorkerOutput(TextWriter? echo) => _echo = echo;
 
-    /// <summary>Every line so far, each prefixed with where it came from (<c>[log Error]</c>, <c>[stdout]</c>, <c>[stderr]</c>).</summary>
+    /// <summary>The latest lines, each prefixed with where it came from (<c>[log Error]</c>, <c>[stdout]</c>, <c>[stderr]</c>).</summary>
     public IReadOnlyList<string> Lines
     {
         get
@@ -53,7 +57,12 @@ public sealed class WorkerOutput
         var entry = $"[{source}] {line}";
         lock (_lines)
         {
-            _lines.Add(entry);
+            _lines.Enqueue(entry);
+            if (_lines.Count > KeptLines)
+            {
+                _lines.Dequeue();
+            }
+
             if (source == "stderr")
             {
                 _standardError.Add(line);

@@ -1,0 +1,72 @@
+using System.Diagnostics;
+using System.Net;
+using System.Text;
+using Newtonsoft.Json;
+using Signing;
+using Signing.Generation;
+
+namespace SigningFunctions.Tests;
+
+/// <summary>
+/// The limits that protect the worker, through the test host: the in-flight budget refuses with 503 and
+/// <c>Retry-After</c> while another request holds it, and a body that stops arriving is cut off by the worker's own
+/// stall timeout, its memory released at once.
+/// </summary>
+[Collection(PublishedWorkerGroup.Name)]
+public sealed class WorkerLimitTests(PublishedWorker worker)
+{
+    // About 240 KB of canonical JSON: under the 256 KiB limit, and charged over half the small budget as 'string'.
+    private static readonly byte[] Large = CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeGenerator.Create(650, 5), CanonicalJson.Settings));
+
+    [Fact]
+    public async Task While_one_request_holds_the_budget_another_is_refused_with_503_and_retry_after()
+    {
+        var host = await worker.HostAsync(WorkerSettings.SmallBudget);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+        Assert.InRange(Large.Length, 200_000, WorkerSettings.BodyLimit);
+        await WorkerStats.UntilInFlightAsync(client, inUse => inUse == 0, "before the test");
+
+        using var held = await PartialUpload.StartAsync(host.BaseAddress, "/api/sign?strategy=string", Large, Large.Length / 2);
+        await WorkerStats.UntilInFlightAsync(client, inUse => inUse > WorkerSettings.BudgetBytes / 2, "the held request");
+
+        using (var refused = await client.PostAsync("/api/sign?strategy=string", KnownAnswers.Json(Large)))
+        {
+            var problem = await WorkerProblems.AssertAsync(refused, HttpStatusCode.ServiceUnavailable, host);
+            Assert.Equal("Server busy", problem.GetProperty("title").GetString());
+            Assert.Equal(TimeSpan.FromSeconds(1), refused.Headers.RetryAfter?.Delta);
+        }
+
+        var answer = await held.FinishAsync();
+        Assert.StartsWith("HTTP/1.1 200", answer, StringComparison.Ordinal);
+        Assert.Contains(await KnownAnswers.PythonHmacAsync(Large), answer, StringComparison.Ordinal);
+        await WorkerStats.UntilInFlightAsync(client, inUse => inUse == 0, "after the held request");
+    }
+
+    /// <remarks>
+    /// The worker cuts the body off after its 1 s of silence and answers 408, and its charge goes back at once. The
+    /// client sees that answer only when its request ends: the host's forwarder (YARP over SocketsHttpHandler, HTTP/1.1
+    /// to the worker, as on the Functions host) finishes sending a request before it returns the response. So through
+    /// the host a stalled client holds its own connection, not the worker's memory.
+    /// </remarks>
+    [Theory]
+    [InlineData("recyclable")]
+    [InlineData("transcode")]
+    public async Task A_body_that_goes_silent_is_cut_off_by_the_worker_in_time_and_answered_408(string strategy)
+    {
+        var host = await worker.HostAsync(WorkerSettings.Shared);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+        var body = Encoding.UTF8.GetBytes("{\"widgets\":[" + new string(' ', 100_000) + "]}");
+
+        using var stalled = await PartialUpload.StartAsync(host.BaseAddress, "/api/sign?strategy=" + strategy, body, 50_000);
+        var silent = Stopwatch.StartNew();
+        await WorkerStats.UntilInFlightAsync(client, inUse => inUse > 0, "the stalled request arriving");
+        await WorkerStats.UntilInFlightAsync(client, inUse => inUse == 0, "the stalled request cut off");
+
+        Assert.InRange(silent.Elapsed, TimeSpan.FromSeconds(0.8), TimeSpan.FromSeconds(8));
+        var answer = await stalled.FinishAsync();
+        Assert.StartsWith("HTTP/1.1 408", answer, StringComparison.Ordinal);
+        Assert.Contains("Body stalled", answer, StringComparison.Ordinal);
+        using var after = await client.PostAsync("/api/sign?strategy=" + strategy, KnownAnswers.Json(KnownAnswers.TwoWidgets));
+        Assert.Equal(HttpStatusCode.OK, after.StatusCode);
+    }
+}

@@ -1,0 +1,102 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Text;
+
+namespace SigningFunctions.Tests;
+
+/// <summary>
+/// Client mistakes through the published worker: the worker's endpoint answers them with problem details and the
+/// right 4xx, and the test host's routes (from the functions' triggers) answer 404 and 405.
+/// </summary>
+[Collection(PublishedWorkerGroup.Name)]
+public sealed class WorkerProblemTests(PublishedWorker worker)
+{
+    [Fact]
+    public async Task Malformed_json_is_a_400_problem()
+    {
+        var host = await worker.HostAsync(WorkerSettings.Shared);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+
+        using var response = await client.PostAsync("/api/sign", KnownAnswers.Json("{ \"widgets\" : [ "));
+
+        var problem = await WorkerProblems.AssertAsync(response, HttpStatusCode.BadRequest, host);
+        Assert.Equal("Invalid envelope", problem.GetProperty("title").GetString());
+    }
+
+    [Fact]
+    public async Task A_text_body_is_a_415_problem()
+    {
+        var host = await worker.HostAsync(WorkerSettings.Shared);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+        using var content = new StringContent(KnownAnswers.TwoWidgets, Encoding.UTF8, "text/plain");
+
+        using var response = await client.PostAsync("/api/sign", content);
+
+        await WorkerProblems.AssertAsync(response, HttpStatusCode.UnsupportedMediaType, host);
+    }
+
+    [Fact]
+    public async Task A_body_over_the_limit_is_a_413_problem_and_the_worker_keeps_signing()
+    {
+        var host = await worker.HostAsync(WorkerSettings.Shared);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+        var body = Encoding.UTF8.GetBytes("{\"widgets\":[" + new string(' ', WorkerSettings.BodyLimit) + "]}");
+
+        using var response = await client.PostAsync("/api/sign", KnownAnswers.Json(body));
+
+        await WorkerProblems.AssertAsync(response, HttpStatusCode.RequestEntityTooLarge, host);
+
+        // The worker's Kestrel cannot drain a body over its limit, so it closes that connection after the 413 without
+        // saying so in the response; a request the forwarder sends over it in the same instant fails (502), on the
+        // Functions host as here. A moment's pause lets the close arrive first, as it would between real clients.
+        await Task.Delay(200);
+        using var after = await client.PostAsync("/api/sign", KnownAnswers.Json(KnownAnswers.TwoWidgets));
+        Assert.True(after.StatusCode == HttpStatusCode.OK, $"{(int)after.StatusCode} after the 413.{Environment.NewLine}{host.Output.Tail()}");
+    }
+
+    [Theory]
+    [InlineData("GET", "/api/sign", HttpStatusCode.MethodNotAllowed)]
+    [InlineData("POST", "/api/stats", HttpStatusCode.MethodNotAllowed)]
+    [InlineData("POST", "/api/signature", HttpStatusCode.NotFound)]
+    [InlineData("POST", "/sign", HttpStatusCode.NotFound)]
+    public async Task Routes_come_from_the_triggers_under_the_api_prefix(string method, string path, HttpStatusCode expected)
+    {
+        var host = await worker.HostAsync(WorkerSettings.Shared);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+        using var request = new HttpRequestMessage(new HttpMethod(method), path) { Content = KnownAnswers.Json(KnownAnswers.TwoWidgets) };
+
+        using var response = await client.SendAsync(request);
+
+        Assert.Equal(expected, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task The_three_functions_are_routed_with_their_methods()
+    {
+        var host = await worker.HostAsync(WorkerSettings.Shared);
+
+        var routes = host.Routes.OrderBy(r => r.Name, StringComparer.Ordinal).Select(r => $"{string.Join(",", r.Methods)} {r.Template}");
+
+        Assert.Equal(["POST api/sign", "GET api/stats", "POST api/verify"], routes);
+    }
+
+    [Fact]
+    public async Task Authorization_level_is_declared_but_left_to_the_platform()
+    {
+        var host = await worker.HostAsync(WorkerSettings.Shared);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+
+        // Azure checks a function key before the worker sees a request to a function-level trigger; the test host, like
+        // 'func start', does not. So every function must declare function-level keys, and the worker itself must
+        // neither ask for a key nor be disturbed by one.
+        Assert.All(host.Routes, r => Assert.Equal("function", r.AuthLevel, ignoreCase: true));
+        using var withoutKey = await client.GetAsync("/api/stats");
+        Assert.Equal(HttpStatusCode.OK, withoutKey.StatusCode);
+
+        using var request = new HttpRequestMessage(HttpMethod.Post, "/api/sign?strategy=utf8&code=not-a-real-key") { Content = KnownAnswers.Json(KnownAnswers.TwoWidgets) };
+        request.Headers.Add("x-functions-key", "not-a-real-key");
+        using var withKey = await client.SendAsync(request);
+        Assert.Equal(HttpStatusCode.OK, withKey.StatusCode);
+        Assert.Contains(KnownAnswers.TwoWidgetsSignature, await withKey.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+}

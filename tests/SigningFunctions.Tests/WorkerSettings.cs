@@ -1,0 +1,60 @@
+using System.Globalization;
+
+namespace SigningFunctions.Tests;
+
+/// <summary>
+/// App settings for a worker under the test host, passed as environment variables as Azure passes app settings. A
+/// set is one worker: tests that ask for the same set share it.
+/// </summary>
+/// <param name="Name">What the set is for.</param>
+/// <param name="Environment">The settings.</param>
+public sealed record WorkerSettings(string Name, IReadOnlyDictionary<string, string?> Environment)
+{
+    /// <summary>The body limit of <see cref="Shared"/>.</summary>
+    public const int BodyLimit = 256 * 1024;
+
+    /// <summary>
+    /// The in-flight budget of <see cref="SmallBudget"/>: enough for one request of the body limit with the costliest
+    /// strategy (<c>string</c>, charged about 8.5 bytes per body byte), so the validator accepts it, but not for two.
+    /// </summary>
+    public const long BudgetBytes = 3 * 1024 * 1024;
+
+    /// <summary>
+    /// The worker most tests share: the test key, a 256 KiB body limit and the shortest stall timeout (1 s), none of
+    /// which changes a successful request. Inherited settings that would change the worker are removed.
+    /// </summary>
+    public static WorkerSettings Shared { get; } = new("shared", With(new()
+    {
+        ["Signing__MaxRequestBodyBytes"] = BodyLimit.ToString(CultureInfo.InvariantCulture),
+        ["Signing__BodyStallTimeout"] = "00:00:01",
+    }));
+
+    /// <summary>A worker with the same body limit whose in-flight budget holds one large <c>string</c> request and not two.</summary>
+    public static WorkerSettings SmallBudget { get; } = new("small budget", With(new()
+    {
+        ["Signing__MaxRequestBodyBytes"] = BodyLimit.ToString(CultureInfo.InvariantCulture),
+        ["Signing__MaxInFlightBytes"] = BudgetBytes.ToString(CultureInfo.InvariantCulture),
+    }));
+
+    /// <summary>The test key and <paramref name="settings"/>, with inherited settings that would change the worker removed.</summary>
+    public static Dictionary<string, string?> With(Dictionary<string, string?> settings)
+    {
+        var environment = new Dictionary<string, string?>
+        {
+            ["Signing__Key"] = KnownAnswers.KeyBase64,
+            // Production, as in Azure, whatever the machine running the tests sets.
+            ["AZURE_FUNCTIONS_ENVIRONMENT"] = null,
+            ["DOTNET_ENVIRONMENT"] = null,
+            ["ASPNETCORE_ENVIRONMENT"] = null,
+            // The collector the published app chooses, not one the machine imposes.
+            ["DOTNET_gcServer"] = null,
+            ["DOTNET_GCHeapHardLimit"] = null,
+        };
+        foreach (var (name, value) in settings)
+        {
+            environment[name] = value;
+        }
+
+        return environment;
+    }
+}
