@@ -75,10 +75,11 @@ start_server() {
   local command=(dotnet SigningServer.dll)
   [ "$host" = functions ] && command=(dotnet SigningFunctions.TestHost.dll --worker "$worker_dir")
   # The per-request Information events (Signed, SignRejected) are off while measuring: a log line per request is the
-  # logger's cost, not the strategy's, and docs/load-test.md was measured without them. So are the forwarder's, in
-  # the test host.
+  # logger's cost, not the strategy's, and docs/load-test.md was measured without them. So are ASP.NET Core's, as
+  # SigningServer's appsettings.json has them; the worker has no such file and would otherwise send the test host
+  # (which prints them) a few lines per request.
   start_process "$server_dir" "$(host_description)" "$log" Signing__Key="$(new_key)" ASPNETCORE_ENVIRONMENT=Production \
-    Logging__LogLevel__Signing.Http=Warning Logging__LogLevel__Yarp=Warning "$@" "${command[@]}" --urls http://127.0.0.1:0
+    Logging__LogLevel__Signing.Http=Warning Logging__LogLevel__Microsoft.AspNetCore=Warning "$@" "${command[@]}" --urls http://127.0.0.1:0
   # The worker is the test host's child; the test host listens only once the worker has loaded its functions.
   if [ "$host" = functions ]; then
     signer_pid=$(pgrep -P "$server_pid" -f SigningFunctions.dll | head -n 1)
