@@ -93,6 +93,22 @@ public sealed class GuardedBodyReaderTests
     }
 
     [Fact]
+    public async Task Completing_in_the_middle_of_a_read_hands_the_read_back_to_the_hosts_reader()
+    {
+        var pipe = new Pipe();
+        using var clock = new BodyStallClock(new FakeTimeProvider(), Timeout, pipe.Reader.CancelPendingRead);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null);
+        await pipe.Writer.WriteAsync(new byte[] { 1, 2, 3 });
+        _ = await reader.ReadAsync();
+
+        // A consumer that failed before it advanced: the host must still be able to drain what is left.
+        await reader.CompleteAsync();
+
+        Assert.True(pipe.Reader.TryRead(out var drained));
+        Assert.Equal(3, drained.Buffer.Length);
+    }
+
+    [Fact]
     public async Task The_limit_and_the_charge_follow_the_bytes_seen()
     {
         var pipe = new Pipe();

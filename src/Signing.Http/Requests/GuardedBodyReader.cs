@@ -31,6 +31,7 @@ internal sealed class GuardedBodyReader : PipeReader
     private readonly BodyStallClock? _clock;
     private readonly Stream? _decoding;
     private ReadOnlySequence<byte> _buffer;
+    private bool _examining;
     private long _consumed;
     private long _admitted;
 
@@ -132,6 +133,7 @@ internal sealed class GuardedBodyReader : PipeReader
     {
         _consumed += _buffer.Slice(0, consumed).Length;
         _buffer = default;
+        _examining = false;
         _inner.AdvanceTo(consumed, examined);
     }
 
@@ -141,32 +143,45 @@ internal sealed class GuardedBodyReader : PipeReader
     /// <inheritdoc/>
     public override void Complete(Exception? exception = null)
     {
-        _clock?.Dispose();
         if (_ownsInner)
         {
             _inner.Complete(exception);
         }
+        else if (_examining)
+        {
+            // A consumer that failed between a read and its advance (a body the transcoder refused) leaves the host's
+            // reader mid-read, and Kestrel would fail to drain it ("Reading is already in progress") and drop the
+            // connection; handing the read back, unconsumed, leaves the reader as the host expects.
+            HandBack(exception);
+        }
+    }
+
+    // Gives the read in hand back to the inner reader unconsumed, so that it can be read (or drained) again, and returns
+    // the reason, for the caller to throw.
+    private T HandBack<T>(T reason)
+    {
+        _inner.AdvanceTo(_buffer.Start);
+        _buffer = default;
+        _examining = false;
+        return reason;
     }
 
     // What every read's result must satisfy: within the limit, and charged for.
     private void Check(ReadResult result)
     {
         _buffer = result.Buffer;
+        _examining = true;
         var seen = BytesSeen;
         if (seen > _limit)
         {
-            _inner.AdvanceTo(result.Buffer.Start);
-            _buffer = default;
-            throw new BadHttpRequestException($"The body is larger than the limit of {_limit} bytes.", StatusCodes.Status413PayloadTooLarge);
+            throw HandBack(new BadHttpRequestException($"The body is larger than the limit of {_limit} bytes.", StatusCodes.Status413PayloadTooLarge));
         }
 
         if (_admit is not null && seen > _admitted)
         {
             if (!_admit(seen))
             {
-                _inner.AdvanceTo(result.Buffer.Start);
-                _buffer = default;
-                throw new InFlightBudgetExceededException();
+                throw HandBack(new InFlightBudgetExceededException());
             }
 
             _admitted = seen;
