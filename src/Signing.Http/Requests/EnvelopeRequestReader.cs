@@ -218,8 +218,8 @@ internal sealed class EnvelopeRequestReader(
         clock.Dispose();
     }
 
-    // What both paths do before a byte is read: negotiate, refuse a declared size no strategy limit allows, and guard the
-    // body as it is read. A problem, or null and the body to read with its stall clock.
+    // What both paths do before a byte is read: negotiate, refuse a declared size over the strategy's own limit, and
+    // guard the body as it is read. A problem, or null and the body to read with its stall clock. Nothing is charged yet.
     private ProblemHttpResult? Open(
         HttpRequest request, string strategy, InFlightCharge charge, Func<long, long> chargeFor, out GuardedBodyReader body, out BodyStallClock clock)
     {
