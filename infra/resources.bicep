@@ -20,6 +20,16 @@ param signingKey string
 // instance buys cores the per-request work can't use rather than faster requests, at twice the price per second.
 // 512 MB gets a quarter of a vCPU, stretching every request about four-fold, and can't hold a few of the largest
 // bodies the app accepts (Signing:MaxRequestBodyBytes, 32 MiB) at once.
+// What each allowed size holds, with default settings, as the app computes it at start-up and logs it ("In-flight
+// budget ... largest body per strategy"): the worker's budget is 40% of the instance's memory less 100 MiB for Kestrel's
+// buffers (100 connections of 1 MiB; src/Signing.Http/Memory/InFlightBudgetSizing.cs), and each strategy takes the
+// largest body whose charge fits it, at most 32 MiB (StrategyBodyLimits.cs). Measured 25 November 2026 by starting
+// SigningServer with Signing__MaxInFlightBytes set to that budget (docs/deploy.md has the commands):
+//   512 MB:  budget 109,890,560 B; string 12,893,605 B, memorystream 14,612,753, recyclable and recyclablehash
+//            24,354,588, streaming 31,313,042, utf8 and transcode 32 MiB. It starts; larger bodies get a 413 naming
+//            the strategies that take them.
+//   2048 MB: budget 754,135,040 B; every strategy takes 32 MiB.
+//   4096 MB: budget 1,613,128,704 B; every strategy takes 32 MiB.
 @description('Memory per instance, in MB.')
 @allowed([512, 2048, 4096])
 param instanceMemoryMB int
@@ -27,7 +37,7 @@ param instanceMemoryMB int
 // HTTP concurrency per instance: 8 rather than the platform's default of 16 for a 2048 MB .NET app. With one vCPU and
 // CPU-bound requests, more than a handful in flight on one instance only queue for the CPU: they add latency, not
 // throughput, and past that point it is better for Flex to add an instance. Memory is bounded by the app itself, not by
-// this number: every request is charged what it will hold (Signing:MaxInFlightBytes, src/Signing.Http/Memory) against
+// this number: every request is charged what it holds, as it comes to hold it (Signing:MaxInFlightBytes, src/Signing.Http/Memory), against
 // 40% of the memory the worker's runtime may use, less Kestrel's per-connection buffers, which leaves the Functions host
 // its share of the 2,048 MB. That budget holds 8 typical 1 MB requests many times over and two 32 MiB requests of the
 // costliest strategy ('string', charged about 8.5 times its body) at once; past it a request gets 503 with Retry-After,

@@ -19,6 +19,8 @@ public sealed class SignEndpoint(
     RecyclableMemoryStreamManager streams,
     IRequestDecompressionProvider decompression,
     InFlightBudget budget,
+    StrategyBodyLimits bodyLimits,
+    TimeProvider time,
     SigningTelemetry telemetry,
     IOptions<SigningOptions> options,
     ILogger<SignEndpoint> logger)
@@ -29,7 +31,7 @@ public sealed class SignEndpoint(
     /// <summary>Stands in for the strategy in verify's logs when the request named none that exists (sign logs what was asked for).</summary>
     internal const string NoStrategy = "none";
 
-    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options);
+    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options, bodyLimits, time);
 
     /// <summary>
     /// Signs the envelope in <paramref name="request"/>'s body with the active key and the strategy named by

@@ -41,6 +41,29 @@ internal static class SignProblems
         detail: exception.Message,
         statusCode: exception.StatusCode);
 
+    /// <summary>
+    /// A body over what <paramref name="strategy"/> takes (<paramref name="limit"/>, its own limit within the in-flight
+    /// budget, which is <c>Signing:MaxRequestBodyBytes</c> or less): the problem names the strategy, its limit, and the
+    /// strategies that take the body (<paramref name="takenBy"/>), so a client can choose one instead of retrying in vain.
+    /// </summary>
+    public static ProblemHttpResult BodyTooLarge(string strategy, long limit, long maxRequestBodyBytes, IReadOnlyList<string> takenBy)
+    {
+        var why = limit < maxRequestBodyBytes
+            ? $" with strategy '{strategy}', whose charge for a larger body would not fit this server's in-flight memory budget"
+            : string.Empty;
+        var others = takenBy.Count == 0 ? "No strategy takes it here." : $"Strategies that take it: {string.Join(", ", takenBy)}.";
+        return TypedResults.Problem(
+            title: "Body too large",
+            detail: $"The body is larger than the limit of {limit} bytes{why}. {others}",
+            statusCode: StatusCodes.Status413PayloadTooLarge,
+            extensions: new Dictionary<string, object?>
+            {
+                ["strategy"] = strategy,
+                ["maxBodyBytes"] = limit,
+                ["strategiesTakingBody"] = takenBy,
+            });
+    }
+
     public static ProblemHttpResult UnsupportedCharset(string charset) => TypedResults.Problem(
         title: "Unsupported media type",
         detail: $"Only UTF-8 is accepted; the body was declared as charset '{Excerpt(charset)}'. Send it as UTF-8, with no charset or 'charset=utf-8'.",

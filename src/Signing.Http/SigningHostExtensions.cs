@@ -31,7 +31,7 @@ public static class SigningHostExtensions
             {
                 // Every ValidateOnStart check (the signing settings, the metrics export's), then what is derived from them.
                 host.Services.GetService<IStartupValidator>()?.Validate();
-                _ = host.Services.GetRequiredService<InFlightBudget>();
+                _ = host.Services.GetRequiredService<StrategyBodyLimits>();
             }
             catch (Exception e) when (e is OptionsValidationException || IsConversionFailure(e))
             {

@@ -70,4 +70,8 @@ internal static partial class SigningLog
     [LoggerMessage(EventId = 7, EventName = "InvalidSettings", Level = LogLevel.Critical,
         Message = "Signing cannot start; fix these settings: {Failures}")]
     public static partial void InvalidSettings(ILogger logger, string failures);
+
+    [LoggerMessage(EventId = 8, EventName = "BodyLimits", Level = LogLevel.Information,
+        Message = "In-flight budget {BudgetBytes} B; largest body per strategy (B): {Limits}")]
+    public static partial void BodyLimits(ILogger logger, long budgetBytes, string limits);
 }

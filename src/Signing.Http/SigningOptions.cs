@@ -78,8 +78,9 @@ public sealed class SigningOptions
     /// <summary>
     /// The most memory requests in flight may hold together (<see cref="InFlightBudget"/>); a request that does not fit
     /// is refused with 503 and <c>Retry-After</c>. Unset, it is derived from the memory the runtime may use
-    /// (<see cref="InFlightBudgetSizing.DefaultLimitBytes"/>). It must hold at least one maximum-size request with the
-    /// costliest strategy, or such a request could never be served.
+    /// (<see cref="InFlightBudgetSizing.DefaultLimitBytes"/>). A strategy whose charge for a maximum-size body does not
+    /// fit gets a smaller body limit of its own (<see cref="StrategyBodyLimits"/>); only a budget in which no strategy
+    /// can take a body stops the service from starting.
     /// </summary>
     public long? MaxInFlightBytes { get; set; }
 

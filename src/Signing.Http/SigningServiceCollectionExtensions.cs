@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Microsoft.IO;
@@ -57,8 +58,22 @@ public static class SigningServiceCollectionExtensions
         services.AddSingleton(sp => sp.GetRequiredService<SigningKeyRing>().Active);
         services.AddSingleton(sp => InFlightBudgetSizing.Create(
             sp.GetRequiredService<IOptions<SigningOptions>>().Value,
-            sp.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits,
-            sp.GetRequiredService<SigningStrategies>()));
+            sp.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits));
+        services.AddSingleton(sp =>
+        {
+            var budget = sp.GetRequiredService<InFlightBudget>();
+            var limits = StrategyBodyLimits.Create(sp.GetRequiredService<IOptions<SigningOptions>>().Value, budget, sp.GetRequiredService<SigningStrategies>());
+            var logger = sp.GetRequiredService<ILogger<StrategyBodyLimits>>();
+            if (logger.IsEnabled(LogLevel.Information))
+            {
+                var each = string.Join(", ", limits.Names.Select(name => $"{name} {limits[name]}"));
+                SigningLog.BodyLimits(logger, budget.LimitBytes, each);
+            }
+
+            return limits;
+        });
+        // The stall clock's time; tests put a fake one in its place.
+        services.TryAddSingleton(TimeProvider.System);
         services.AddRequestDecompression();
         services.AddHealthChecks().AddCheck<InFlightBudgetHealthCheck>(InFlightBudgetHealthCheck.Name);
         services.AddLogging();

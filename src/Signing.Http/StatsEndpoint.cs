@@ -11,8 +11,12 @@ namespace Signing.Http;
 /// collector, the process, the stream pool and each strategy's totals, so runs can be compared in the runtime that
 /// serves them.
 /// </summary>
-public sealed class StatsEndpoint(SigningTelemetry telemetry, StreamPool pool, InFlightBudget budget, InstanceStats instance)
+public sealed class StatsEndpoint(
+    SigningTelemetry telemetry, StreamPool pool, InFlightBudget budget, StrategyBodyLimits bodyLimits, InstanceStats instance)
 {
+    // Fixed at start-up, so made once.
+    private readonly IReadOnlyDictionary<string, long> _maxBodyBytes = bodyLimits.ToDictionary();
+
     /// <summary>
     /// Answers with a fresh <see cref="ServiceStats"/>, marked <c>no-store</c> because two reads a second apart must
     /// never be the same cached body.
@@ -28,7 +32,7 @@ public sealed class StatsEndpoint(SigningTelemetry telemetry, StreamPool pool, I
         DateTimeOffset.UtcNow,
         CaptureGc(),
         CaptureProcess(),
-        new InFlightStats(budget.InUseBytes, budget.LimitBytes, budget.Refused),
+        new InFlightStats(budget.InUseBytes, budget.LimitBytes, budget.Refused, _maxBodyBytes),
         new StreamPoolStats(
             pool.Manager.SmallPoolInUseSize,
             pool.Manager.SmallPoolFreeSize,

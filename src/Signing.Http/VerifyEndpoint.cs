@@ -26,10 +26,12 @@ public sealed class VerifyEndpoint(
     RecyclableMemoryStreamManager streams,
     IRequestDecompressionProvider decompression,
     InFlightBudget budget,
+    StrategyBodyLimits bodyLimits,
+    TimeProvider time,
     IOptions<SigningOptions> options,
     ILogger<VerifyEndpoint> logger)
 {
-    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options);
+    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options, bodyLimits, time);
 
     /// <summary>
     /// Answers 200 with the matching key's id (<see cref="VerifyResponse"/>) when the header's HMAC equals the

@@ -7,84 +7,92 @@ using Signing.Http.Memory;
 namespace SigningServer.Tests;
 
 /// <summary>
-/// Admission control: a request is charged what it will hold before it buffers its body, and one that does not fit
-/// in the in-flight budget is refused at once with 503, <c>Retry-After</c> and a problem, never half-signed. Every
-/// request of a burst is either signed correctly or refused, and everything charged or pooled goes back.
+/// Admission control: a request is charged what it holds, as it comes to hold it (the blocks its body has filled, then
+/// the envelope's and the strategy's multiples), never what it only declares; one whose next step does not fit in the
+/// in-flight budget is refused at once with 503, <c>Retry-After</c> and a problem, never half-signed. Every request of a
+/// burst is either signed correctly or refused, and everything charged or pooled goes back.
 /// </summary>
 public sealed class AdmissionTests(SmallBudgetFactory factory) : IClassFixture<SmallBudgetFactory>
 {
     private static readonly TimeSpan Bound = TimeSpan.FromSeconds(20);
 
-    // About 200 KB of canonical JSON: under the 256 KiB limit, and charged about 1.2 MiB with recyclable.
+    // About 200 KB of canonical JSON: under the 256 KiB limit, and charged about 1.2 MiB with recyclable once parsed.
     private static readonly byte[] Body = Bodies.Canonical(widgetCount: 550, seed: 21);
 
     [Fact]
-    public async Task A_full_budget_refuses_at_once_with_503_and_retry_after_and_the_held_requests_still_sign()
+    public async Task A_request_held_mid_upload_is_charged_only_for_the_blocks_it_has_filled()
     {
         using var client = factory.CreateStreamingClient();
-        var charge = RequestMemory.For(factory.Strategies["recyclable"], Body.Length, factory.Pool.Options.BlockSize);
+        var blockSize = factory.Pool.Options.BlockSize;
         Assert.InRange(Body.Length, 150_000, SmallBudgetFactory.BodyLimit);
 
-        // Three uploads held part-way fill the budget past the point where a fourth fits.
-        var held = Enumerable.Range(0, 3).Select(_ => new HeldBodyContent(Body, 64 * 1024)).ToArray();
-        var heldResponses = held.Select(content => client.PostAsync("/api/sign?strategy=recyclable", content)).ToArray();
-        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes >= 3 * charge, Bound));
-        Assert.True(factory.Budget.LimitBytes - factory.Budget.InUseBytes < charge, $"{factory.Budget.LimitBytes - factory.Budget.InUseBytes} bytes left, a request needs {charge}");
-        var refusedBefore = factory.Budget.Refused;
+        var held = new HeldBodyContent(Body, 64 * 1024);
+        var response = client.PostAsync("/api/sign?strategy=recyclable", held);
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes > 0, Bound));
 
-        var burst = await Task.WhenAll(Enumerable.Range(0, 16).Select(_ => client.PostAsync("/api/sign?strategy=recyclable", Bodies.Json(Body))));
+        // 64 KiB in one block, not the whole declared body's charge of about 1.2 MiB.
+        Assert.Equal(blockSize, factory.Budget.InUseBytes);
+        Assert.True(RequestMemory.For(factory.Strategies["recyclable"], Body.Length, blockSize) > 4 * blockSize);
+        held.Release();
+        using var signed = await response;
+        Assert.Equal(HttpStatusCode.OK, signed.StatusCode);
+        Assert.Equal(TestKey.SignatureOf(Body), (await signed.Content.ReadFromJsonAsync<SignResponse>())!.Signature);
+        await AssertEverythingReturnedAsync();
+    }
 
-        foreach (var response in burst)
+    [Fact]
+    public async Task A_full_budget_refuses_at_once_with_503_and_retry_after_and_signs_again_once_room_opens()
+    {
+        using var client = factory.CreateStreamingClient();
+
+        // What other requests in flight hold: all but less than a block.
+        using (var others = factory.Budget.Open())
         {
-            var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.ServiceUnavailable);
-            Assert.Equal("Server busy", problem.GetProperty("title").GetString());
-            Assert.Equal(TimeSpan.FromSeconds(1), response.Headers.RetryAfter?.Delta);
-            response.Dispose();
+            Assert.True(others.TryRaiseTo(factory.Budget.LimitBytes - factory.Budget.InUseBytes - InFlightBudget.BytesPerPermit));
+            var refusedBefore = factory.Budget.Refused;
+
+            var burst = await Task.WhenAll(Enumerable.Range(0, 16).Select(_ => client.PostAsync("/api/sign?strategy=recyclable", Bodies.Json(Body))));
+
+            foreach (var response in burst)
+            {
+                var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.ServiceUnavailable);
+                Assert.Equal("Server busy", problem.GetProperty("title").GetString());
+                Assert.Equal(TimeSpan.FromSeconds(1), response.Headers.RetryAfter?.Delta);
+                response.Dispose();
+            }
+
+            Assert.Equal(refusedBefore + 16, factory.Budget.Refused);
         }
 
-        Assert.Equal(refusedBefore + 16, factory.Budget.Refused);
-        foreach (var content in held)
-        {
-            content.Release();
-        }
-
-        foreach (var response in await Task.WhenAll(heldResponses))
-        {
-            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-            Assert.Equal(TestKey.SignatureOf(Body), (await response.Content.ReadFromJsonAsync<SignResponse>())!.Signature);
-            response.Dispose();
-        }
-
+        using var signed = await client.PostAsync("/api/sign?strategy=recyclable", Bodies.Json(Body));
+        Assert.Equal(HttpStatusCode.OK, signed.StatusCode);
+        Assert.Equal(TestKey.SignatureOf(Body), (await signed.Content.ReadFromJsonAsync<SignResponse>())!.Signature);
         await AssertEverythingReturnedAsync();
     }
 
     [Theory]
-    [InlineData("recyclable")]
-    [InlineData("transcode")]
-    public async Task A_chunked_body_is_refused_as_soon_as_it_grows_past_the_budget(string strategy)
+    [InlineData("recyclable", false)]
+    [InlineData("recyclable", true)]
+    [InlineData("transcode", true)]
+    public async Task A_body_is_refused_as_soon_as_what_it_holds_no_longer_fits(string strategy, bool chunked)
     {
         using var client = factory.CreateStreamingClient();
-        var charge = RequestMemory.For(factory.Strategies["recyclable"], Body.Length, factory.Pool.Options.BlockSize);
-        var held = Enumerable.Range(0, 3).Select(_ => new HeldBodyContent(Body, 64 * 1024)).ToArray();
-        var heldResponses = held.Select(content => client.PostAsync("/api/sign?strategy=recyclable", content)).ToArray();
-        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes >= 3 * charge, Bound));
+        var blockSize = factory.Pool.Options.BlockSize;
 
-        // No Content-Length: admitted for what it holds at first, refused once what arrived no longer fits.
-        var chunked = new HeldBodyContent(Body, Body.Length, declareLength: false);
-        chunked.Release();
-        using var response = await client.PostAsync("/api/sign?strategy=" + strategy, chunked);
-
-        await ProblemResponse.AssertAsync(response, HttpStatusCode.ServiceUnavailable);
-        Assert.Equal(TimeSpan.FromSeconds(1), response.Headers.RetryAfter?.Delta);
-        foreach (var content in held)
+        // Room for the body's blocks as they arrive, not for the envelope parsed from them (recyclable), nor for
+        // transcode's multiple of the body.
+        using (var others = factory.Budget.Open())
         {
+            var room = RequestMemory.ForArrivedBody(Body.Length, blockSize) + InFlightBudget.BytesPerPermit;
+            Assert.True(room < RequestMemory.ForParse(Body.Length, blockSize));
+            Assert.True(others.TryRaiseTo(factory.Budget.LimitBytes - factory.Budget.InUseBytes - room));
+            var content = new HeldBodyContent(Body, Body.Length, declareLength: !chunked);
             content.Release();
-        }
 
-        foreach (var heldResponse in await Task.WhenAll(heldResponses))
-        {
-            Assert.Equal(HttpStatusCode.OK, heldResponse.StatusCode);
-            heldResponse.Dispose();
+            using var response = await client.PostAsync("/api/sign?strategy=" + strategy, content);
+
+            await ProblemResponse.AssertAsync(response, HttpStatusCode.ServiceUnavailable);
+            Assert.Equal(TimeSpan.FromSeconds(1), response.Headers.RetryAfter?.Delta);
         }
 
         await AssertEverythingReturnedAsync();
@@ -134,6 +142,9 @@ public sealed class AdmissionTests(SmallBudgetFactory factory) : IClassFixture<S
 
         var stats = await client.GetFromJsonAsync<Signing.Http.Stats.ServiceStats>("/api/stats");
         Assert.Equal(SmallBudgetFactory.BudgetBytes, stats!.InFlight.LimitBytes);
+        var limits = factory.Services.GetRequiredService<StrategyBodyLimits>();
+        Assert.Equal(factory.StrategyNames, stats.InFlight.MaxBodyBytes.Keys);
+        Assert.All(factory.StrategyNames, name => Assert.Equal(limits[name], stats.InFlight.MaxBodyBytes[name]));
         Assert.Equal(factory.Budget.Refused, stats.InFlight.Refused);
         Assert.Equal(factory.Budget.Refused, stats.Strategies.Sum(s => s.Refused));
     }

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 
 namespace SigningServer.Tests;
 
@@ -53,7 +52,7 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
             await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, $"/api/sign?strategy={Strategy}", headers));
             if (upload != Upload.ResetAfterHeaders)
             {
-                await connection.SendAsync(chunked ? Chunks(Envelope.AsSpan(0, 64 * 1024)) : Envelope.AsMemory(0, 64 * 1024));
+                await connection.SendAsync(chunked ? RawHttpConnection.Chunks(Envelope.AsSpan(0, 64 * 1024)) : Envelope.AsMemory(0, 64 * 1024));
             }
 
             // The body reader rents its buffer before its first read: from here the request is mid-upload.
@@ -103,10 +102,12 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
                 var headers = $"Content-Length: {Envelope.Length.ToString(CultureInfo.InvariantCulture)}\r\n";
                 await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, $"/api/sign?strategy={strategy}", headers));
 
-                // Once the endpoint is reading, the request is the endpoint's to finish, whatever the client does.
+                // Once the endpoint is reading (it is charged for the first byte), the request is the endpoint's to
+                // finish, whatever the client does.
+                await connection.SendAsync(Envelope.AsMemory(0, 1));
                 var reading = await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes > 0, Bound);
                 Assert.True(reading is not null, $"{because}: the endpoint never started reading the body.");
-                await connection.SendAsync(Envelope);
+                await connection.SendAsync(Envelope.AsMemory(1));
                 await Task.Delay(delayMilliseconds);
                 if (reset)
                 {
@@ -125,21 +126,5 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
         }
 
         await ServerHealth.AssertStillSigningAsync(client, factory);
-    }
-
-    // `body` as chunks of 8 KiB, without the terminating chunk.
-    private static byte[] Chunks(ReadOnlySpan<byte> body)
-    {
-        const int Size = 8 * 1024;
-        var chunks = new List<byte>();
-        for (var offset = 0; offset < body.Length; offset += Size)
-        {
-            var piece = body.Slice(offset, Math.Min(Size, body.Length - offset));
-            chunks.AddRange(Encoding.ASCII.GetBytes($"{piece.Length:x}\r\n"));
-            chunks.AddRange(piece.ToArray());
-            chunks.AddRange("\r\n"u8.ToArray());
-        }
-
-        return [.. chunks];
     }
 }

@@ -48,11 +48,14 @@ internal static class DirectRequest
     }
 
     /// <summary>The problem's <c>detail</c>, from a response executed onto <paramref name="context"/>.</summary>
-    public static string ProblemDetail(HttpContext context)
+    public static string ProblemDetail(HttpContext context) => Problem(context).GetProperty("detail").GetString()!;
+
+    /// <summary>The problem, from a response executed onto <paramref name="context"/>.</summary>
+    public static System.Text.Json.JsonElement Problem(HttpContext context)
     {
         Assert.StartsWith(ProblemResponse.MediaType, context.Response.ContentType, StringComparison.Ordinal);
         var body = ((MemoryStream)context.Response.Body).ToArray();
         using var document = System.Text.Json.JsonDocument.Parse(body);
-        return document.RootElement.GetProperty("detail").GetString()!;
+        return document.RootElement.Clone();
     }
 }

@@ -10,7 +10,7 @@ namespace SigningServer.Tests;
 /// 1 MB envelope), its log kept and every request's end recorded: the host for raw-socket clients that lie about
 /// their length or go away, where the only evidence of a fault on the server is what it logged and answered.
 /// </summary>
-public sealed class HostileKestrelFactory : SigningServerFactory
+public class HostileKestrelFactory : SigningServerFactory
 {
     /// <summary>The body limit this host is configured with.</summary>
     public const int Limit = 2 * 1024 * 1024;
@@ -20,11 +20,16 @@ public sealed class HostileKestrelFactory : SigningServerFactory
 
     /// <summary>Creates the factory; the server starts on first use.</summary>
     public HostileKestrelFactory()
-        : base(TestingEnvironment, new Dictionary<string, string?>
+        : this(new Dictionary<string, string?>
         {
-            ["Signing:Key"] = TestKey.Base64,
             ["Signing:MaxRequestBodyBytes"] = Limit.ToString(System.Globalization.CultureInfo.InvariantCulture),
         })
+    {
+    }
+
+    /// <summary>The same host, with the test key and <paramref name="settings"/>.</summary>
+    protected HostileKestrelFactory(IReadOnlyDictionary<string, string?> settings)
+        : base(TestingEnvironment, new Dictionary<string, string?>(settings) { ["Signing:Key"] = TestKey.Base64 })
     {
         // An explicit endpoint, for the reason KestrelSigningServerFactory gives.
         UseKestrel(options => options.Listen(IPAddress.Loopback, 0));

@@ -1,25 +1,18 @@
-using System.Net;
-
 namespace SigningServer.Tests;
 
 /// <summary>
 /// SigningServer on real Kestrel at a loopback port, with a short body stall timeout (2 s), so that tests of silent and
-/// slow senders run in seconds over a real socket, with room for a busy test machine to be late on a slow sender's beat.
+/// slow senders run in seconds over a real socket, with room for a busy test machine to be late on a slow sender's beat;
+/// its log is kept, as <see cref="HostileKestrelFactory"/> keeps it, so that a stall is seen to log no fault.
 /// </summary>
-public sealed class KestrelStallFactory : SigningServerFactory
+public sealed class KestrelStallFactory : HostileKestrelFactory
 {
     /// <summary>How long a body may go silent here.</summary>
     public static readonly TimeSpan StallTimeout = TimeSpan.FromSeconds(2);
 
     /// <summary>Creates the factory; the server starts on first use.</summary>
     public KestrelStallFactory()
-        : base(TestingEnvironment, new Dictionary<string, string?>
-        {
-            ["Signing:Key"] = TestKey.Base64,
-            ["Signing:BodyStallTimeout"] = "00:00:02",
-        })
+        : base(new Dictionary<string, string?> { ["Signing:BodyStallTimeout"] = "00:00:02" })
     {
-        // An explicit endpoint, for the reason KestrelSigningServerFactory gives.
-        UseKestrel(options => options.Listen(IPAddress.Loopback, 0));
     }
 }

@@ -44,6 +44,22 @@ internal sealed class RawHttpConnection : IDisposable
             $"POST {pathAndQuery} HTTP/1.1\r\nHost: {baseAddress.Authority}\r\nConnection: close\r\nContent-Type: application/json\r\n{headers}\r\n");
     }
 
+    /// <summary>`body` as chunks of 8 KiB, without the terminating chunk: a chunked upload that stops there.</summary>
+    public static byte[] Chunks(ReadOnlySpan<byte> body)
+    {
+        const int Size = 8 * 1024;
+        var chunks = new List<byte>();
+        for (var offset = 0; offset < body.Length; offset += Size)
+        {
+            var piece = body.Slice(offset, Math.Min(Size, body.Length - offset));
+            chunks.AddRange(Encoding.ASCII.GetBytes($"{piece.Length:x}\r\n"));
+            chunks.AddRange(piece.ToArray());
+            chunks.AddRange("\r\n"u8.ToArray());
+        }
+
+        return [.. chunks];
+    }
+
     /// <summary>Writes <paramref name="bytes"/> within 30 s.</summary>
     public async Task SendAsync(ReadOnlyMemory<byte> bytes)
     {
@@ -63,21 +79,28 @@ internal sealed class RawHttpConnection : IDisposable
     }
 
     /// <summary>
-    /// Everything the server sends until it closes the connection, within <paramref name="timeout"/>; empty when
-    /// the server resets the connection without an answer.
+    /// Everything the server sends until it closes the connection, within <paramref name="timeout"/>, with or without a
+    /// reset after the answer; empty when the server resets the connection without an answer.
     /// </summary>
     public async Task<string> ReadToEndAsync(TimeSpan timeout)
     {
         using var cancel = new CancellationTokenSource(timeout);
-        using var reader = new StreamReader(_stream, Encoding.UTF8, detectEncodingFromByteOrderMarks: false, leaveOpen: true);
+        using var received = new MemoryStream();
+        var chunk = new byte[16 * 1024];
         try
         {
-            return await reader.ReadToEndAsync(cancel.Token);
+            int read;
+            while ((read = await _stream.ReadAsync(chunk, cancel.Token)) > 0)
+            {
+                received.Write(chunk, 0, read);
+            }
         }
         catch (IOException)
         {
-            return "";
+            // A reset ends the answer; what came before it is the answer.
         }
+
+        return Encoding.UTF8.GetString(received.GetBuffer(), 0, (int)received.Length);
     }
 
     public void Dispose()

@@ -19,7 +19,6 @@ public sealed class StartupExitTests
         { "Signing__Key", ThirtyOneByteKey, "Signing:Key", "31 bytes" },
         { "Signing__Key", "REVWLU9OTFkgc2lnbmluZyBrZXksIE5PVCBTRUNSRVQ=", "Signing:Key", "development key" },
         { "Signing__MaxRequestBodyBytes", "10", "Signing:MaxRequestBodyBytes", "between" },
-        { "Signing__MaxInFlightBytes", "2000000", "Signing:MaxInFlightBytes", "cannot hold one request" },
         { "Signing__BodyStallTimeout", "00:01:00", "Signing:BodyStallTimeout", "between" },
         { "Signing__AccessKeys__ops", "0123456789abcdefghijklmnopqrstu", "Signing:AccessKeys:ops", "too short" },
     };
@@ -81,6 +80,22 @@ public sealed class StartupExitTests
         }
     }
 
+    [Fact]
+    public async Task A_budget_in_which_no_strategy_can_take_a_body_ends_the_process_with_one_line()
+    {
+        // A 1 MiB budget with 1 MiB blocks: every request is charged two blocks before its first byte is worth anything.
+        var output = await RunServerAsync(new Dictionary<string, string?>
+        {
+            ["Signing__MaxInFlightBytes"] = "1048576",
+            ["Signing__RecyclableMemoryStream__BlockSize"] = "1048576",
+        });
+
+        Assert.Equal(1, output.ExitCode);
+        Assert.Equal(1, Count(output.Text, "Signing cannot start; fix these settings: "));
+        Assert.Contains("Signing:MaxInFlightBytes (1048576 bytes) cannot hold a request of any size with any strategy", output.Text, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", output.Text, StringComparison.Ordinal);
+    }
+
     private static int Count(string text, string part)
     {
         var count = 0;
@@ -92,7 +107,10 @@ public sealed class StartupExitTests
         return count;
     }
 
-    private static async Task<(int ExitCode, string Text)> RunServerAsync(string variable, string? value)
+    private static Task<(int ExitCode, string Text)> RunServerAsync(string variable, string? value) =>
+        RunServerAsync(new Dictionary<string, string?> { [variable] = value });
+
+    private static async Task<(int ExitCode, string Text)> RunServerAsync(IReadOnlyDictionary<string, string?> settings)
     {
         var start = new ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "SigningServer.dll"), "--urls", "http://127.0.0.1:0"])
         {
@@ -100,13 +118,16 @@ public sealed class StartupExitTests
         };
         start.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
         start.Environment["Signing__Key"] = TestKey.Base64;
-        if (value is null)
+        foreach (var (variable, value) in settings)
         {
-            start.Environment.Remove(variable);
-        }
-        else
-        {
-            start.Environment[variable] = value;
+            if (value is null)
+            {
+                start.Environment.Remove(variable);
+            }
+            else
+            {
+                start.Environment[variable] = value;
+            }
         }
 
         var (exitCode, stdout, stderr) = await ProcessToExit.RunAsync(start);

@@ -4,8 +4,10 @@ namespace Signing.Http.Memory;
 
 /// <summary>
 /// One process-wide budget of memory held by requests in flight (setting <c>Signing:MaxInFlightBytes</c>). A request
-/// is charged what it will hold (<see cref="RequestMemory"/>) before it buffers its body; one that does not fit is
-/// refused with 503 and <c>Retry-After</c> instead of being let in to run the process out of memory.
+/// is charged what it holds (<see cref="RequestMemory"/>), raised step by step as its body arrives and its work
+/// proceeds; one whose next step does not fit is refused with 503 and <c>Retry-After</c> instead of being let in to
+/// run the process out of memory. What a client only declares costs it nothing, so idle connections that promise large
+/// bodies cannot lock the budget.
 /// </summary>
 /// <remarks>
 /// The accounting is the shared framework's <see cref="ConcurrencyLimiter"/>, with one permit per KiB and no queue,

@@ -1,6 +1,4 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.Extensions.Options;
-using Microsoft.IO;
 
 namespace Signing.Http.Memory;
 
@@ -37,33 +35,16 @@ public static class InFlightBudgetSizing
         (maxConnections ?? UncappedConnections) * (maxRequestBufferSize ?? 1024 * 1024);
 
     /// <summary>
-    /// The budget for <paramref name="options"/>: the configured limit, or the default for this process. Refuses, as an
-    /// invalid setting, a limit that cannot hold one maximum-size request with the costliest of
-    /// <paramref name="strategies"/>: such a request would be refused forever, and its 503 would promise a retry in vain.
+    /// The budget for <paramref name="options"/>: the configured limit, or the default for this process. Whether the
+    /// budget can hold a maximum-size body is each strategy's own matter (<see cref="StrategyBodyLimits"/>): a small
+    /// instance gives the costly strategies a smaller body limit instead of refusing to start.
     /// </summary>
-    /// <exception cref="OptionsValidationException">The limit is too small for the body limit.</exception>
-    public static InFlightBudget Create(SigningOptions options, KestrelServerLimits kestrel, SigningStrategies strategies)
+    public static InFlightBudget Create(SigningOptions options, KestrelServerLimits kestrel)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(kestrel);
-        ArgumentNullException.ThrowIfNull(strategies);
 
-        var limit = options.MaxInFlightBytes ?? DefaultLimitBytes(
-            GC.GetGCMemoryInfo().TotalAvailableMemoryBytes, kestrel.MaxConcurrentConnections, kestrel.MaxRequestBufferSize);
-        var costliest = strategies.Names.Select(name => strategies[name]).MaxBy(s => s.HeldBytesPerDocumentByte)!;
-        var largest = RequestMemory.For(costliest, options.MaxRequestBodyBytes, options.RecyclableMemoryStream.BlockSize);
-        if (limit < largest)
-        {
-            var source = options.MaxInFlightBytes is null
-                ? $"derived from the {GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1024 * 1024)} MiB the runtime may use"
-                : "as configured";
-            throw new OptionsValidationException(SigningOptions.SectionName, typeof(SigningOptions),
-            [
-                $"{SigningOptions.SectionName}:MaxInFlightBytes ({limit} bytes, {source}) cannot hold one request of {SigningOptions.SectionName}:MaxRequestBodyBytes " +
-                $"({options.MaxRequestBodyBytes} bytes) with strategy '{costliest.Name}', which is charged {largest} bytes. Raise the first or lower the second.",
-            ]);
-        }
-
-        return new InFlightBudget(limit);
+        return new InFlightBudget(options.MaxInFlightBytes ?? DefaultLimitBytes(
+            GC.GetGCMemoryInfo().TotalAvailableMemoryBytes, kestrel.MaxConcurrentConnections, kestrel.MaxRequestBufferSize));
     }
 }

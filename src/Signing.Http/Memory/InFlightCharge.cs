@@ -3,8 +3,8 @@ using System.Threading.RateLimiting;
 namespace Signing.Http.Memory;
 
 /// <summary>
-/// What one request is charged against the <see cref="InFlightBudget"/>. It grows as the request learns its size (at
-/// once from a declared <c>Content-Length</c>, block by block for a chunked or compressed body) and is given back
+/// What one request is charged against the <see cref="InFlightBudget"/>. It grows as the request comes to hold memory
+/// (block by block as the body arrives, then the envelope's and the strategy's multiples of it) and is given back
 /// whole when the request ends, however it ends.
 /// </summary>
 public sealed class InFlightCharge : IDisposable

@@ -2,7 +2,9 @@ namespace Signing.Http.Memory;
 
 /// <summary>
 /// What a sign or verify request holds while it is in flight, from its body's size and its strategy: the amount it is
-/// charged against the <see cref="InFlightBudget"/>. Every figure is measured (3,000 and 30,000 widgets, the
+/// charged against the <see cref="InFlightBudget"/>, phase by phase as it comes to hold it (<see cref="ForArrivedBody"/>
+/// while the body arrives, <see cref="ForParse"/> before parsing, <see cref="For"/> before signing), never for bytes a
+/// client has only promised. Every figure is measured (3,000 and 30,000 widgets, the
 /// <c>Parse-Allocated-Bytes</c> and <c>Sign-Allocated-Bytes</c> response headers per body byte, and the pool's blocks);
 /// allocation is an upper bound of what stays alive, so the charge errs high.
 /// </summary>
@@ -32,11 +34,32 @@ public static class RequestMemory
     /// </summary>
     public const double TranscodeBytesPerBodyByte = 2.0;
 
-    /// <summary>The charge for a body of <paramref name="bodyBytes"/> signed with <c>transcode</c>.</summary>
+    /// <summary>
+    /// The charge for the part of a body that has arrived, <paramref name="bodyBytes"/>, while an envelope strategy
+    /// drains it: the pool's blocks it fills, whole, since a block is taken whole when its first byte is written. Nothing
+    /// before the first byte: a request that has sent only its headers holds no more than Kestrel's own buffer.
+    /// </summary>
+    public static long ForArrivedBody(long bodyBytes, int blockSize) =>
+        bodyBytes <= 0 ? 0 : (bodyBytes + blockSize - 1) / blockSize * blockSize;
+
+    /// <summary>
+    /// The charge for a body of <paramref name="bodyBytes"/> once it has all arrived and is being parsed: the body and
+    /// the envelope built from it, before the strategy holds anything.
+    /// </summary>
+    public static long ForParse(long bodyBytes, int blockSize) =>
+        FixedBytes(blockSize) + (long)Math.Ceiling(bodyBytes * (BodyBytesPerBodyByte + EnvelopeBytesPerBodyByte));
+
+    /// <summary>
+    /// The charge for a body of <paramref name="bodyBytes"/> signed with <c>transcode</c>, raised as its bytes arrive,
+    /// since reading and signing are one pass.
+    /// </summary>
     public static long ForTranscode(long bodyBytes, int blockSize) =>
         FixedBytes(blockSize) + (long)Math.Ceiling(bodyBytes * TranscodeBytesPerBodyByte);
 
-    /// <summary>The charge for a body of <paramref name="bodyBytes"/> signed with <paramref name="strategy"/>.</summary>
+    /// <summary>
+    /// The charge for a body of <paramref name="bodyBytes"/> signed with <paramref name="strategy"/>: the most the
+    /// request holds, taken once it is parsed and before the strategy signs.
+    /// </summary>
     public static long For(ISigningStrategy strategy, long bodyBytes, int blockSize)
     {
         ArgumentNullException.ThrowIfNull(strategy);

@@ -19,17 +19,20 @@ namespace Signing.Http.Requests;
 internal static class BodyNegotiation
 {
     /// <summary>
-    /// The stream to read the body from (decompressing, when the body is compressed), and the size it declares when
-    /// that is the size of what will be read: a compressed body's <c>Content-Length</c> says nothing of its JSON.
+    /// Whether the body may be read, and how: as the host gives it (<paramref name="decompressing"/> null), or through
+    /// a decompressing stream over <paramref name="compressed"/> (the host's body, guarded, as a stream); and the size
+    /// it declares when that is the size of what will be read: a compressed body's <c>Content-Length</c> says nothing
+    /// of its JSON.
     /// </summary>
     public static bool TryOpen(
         HttpRequest request,
         IRequestDecompressionProvider decompression,
-        [NotNullWhen(true)] out Stream? body,
+        Func<Stream> compressed,
+        out Stream? decompressing,
         out long? declaredBytes,
         [NotNullWhen(false)] out ProblemHttpResult? problem)
     {
-        body = null;
+        decompressing = null;
         declaredBytes = null;
         problem = null;
         if (!request.HasJsonContentType())
@@ -51,19 +54,22 @@ internal static class BodyNegotiation
         var encoding = request.Headers.ContentEncoding;
         if (encoding.Count == 0 || (encoding.Count == 1 && encoding.ToString().Trim().Equals("identity", StringComparison.OrdinalIgnoreCase)))
         {
-            body = request.Body;
             declaredBytes = request.ContentLength;
             return true;
         }
 
-        // One coding, and one the providers know; the provider matches the header's value itself.
+        // One coding, and one the providers know; the provider matches the header's value itself. The providers wrap
+        // Request.Body, so it is swapped for the guarded body first: the decompressor then reads what the stall clock times.
         // Stryker disable once Logical : the decompression provider also returns nothing for more than one coding, so "or"
         // ends in the same 415; the check here says so where the rule is read.
-        if (encoding.Count == 1 && !encoding.ToString().Contains(',', StringComparison.Ordinal)
-            && decompression.GetDecompressionStream(request.HttpContext) is { } decompressing)
+        if (encoding.Count == 1 && !encoding.ToString().Contains(',', StringComparison.Ordinal))
         {
-            body = decompressing;
-            return true;
+            request.Body = compressed();
+            decompressing = decompression.GetDecompressionStream(request.HttpContext);
+            if (decompressing is not null)
+            {
+                return true;
+            }
         }
 
         problem = SignProblems.UnsupportedContentEncoding(encoding.ToString());

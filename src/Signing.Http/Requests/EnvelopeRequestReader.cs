@@ -15,8 +15,20 @@ namespace Signing.Http.Requests;
 /// The part of a request that sign and verify share: the strategy named by <c>?strategy=</c> and the envelope in the
 /// body, with the same checks and the same problems, so that verify accepts exactly what sign accepts.
 /// </summary>
+/// <remarks>
+/// A request is charged against the in-flight budget for what it holds, step by step: nothing for what it declares,
+/// the body's blocks as they arrive (<see cref="RequestMemory.ForArrivedBody"/>), the envelope's multiple before
+/// parsing and the strategy's before signing (<c>transcode</c>: its multiple as the bytes arrive). A step that does not
+/// fit ends the request with 503 and <c>Retry-After</c> before it holds more; nothing is signed and every pooled block
+/// goes back. There is no reservation up front, so there is nothing for an idle connection to hold, and nothing to
+/// bound per client.
+/// </remarks>
 internal sealed class EnvelopeRequestReader(
-    RecyclableMemoryStreamManager streams, IRequestDecompressionProvider decompression, IOptions<SigningOptions> options)
+    RecyclableMemoryStreamManager streams,
+    IRequestDecompressionProvider decompression,
+    IOptions<SigningOptions> options,
+    StrategyBodyLimits bodyLimits,
+    TimeProvider time)
 {
     /// <summary>
     /// What a refused request is told to wait (<c>Retry-After</c>): requests in flight finish in milliseconds to a few
@@ -24,10 +36,17 @@ internal sealed class EnvelopeRequestReader(
     /// </summary>
     public const int RetryAfterSeconds = 1;
 
+    /// <summary>
+    /// How long a stalled request's connection stays open after its 408 has been handed to the transport, so the
+    /// response is sent before the connection is closed. Without the close Kestrel would wait up to 5 s for the rest
+    /// of a body that is not coming, to keep the connection; a close at once can cut off the 408 itself.
+    /// </summary>
+    internal static readonly TimeSpan StalledConnectionGrace = TimeSpan.FromMilliseconds(250);
+
     // The tag of the streams bodies are drained into, as the pool's events report it.
     private const string BodyStreamTag = "body";
 
-    // Reads stay the size the transport likes, whatever the block size.
+    // Reads of a decompressing stream stay the size the transport likes, whatever the block size.
     private const int ReadSize = 16 * 1024;
 
     /// <summary>
@@ -68,11 +87,12 @@ internal sealed class EnvelopeRequestReader(
     }
 
     /// <summary>
-    /// Negotiates the body (<see cref="BodyNegotiation"/>), charges the request against the in-flight budget for
-    /// <paramref name="strategy"/> (at once for a declared size, as the bytes arrive otherwise), drains the body
-    /// asynchronously into pooled blocks and parses it, recording each phase in <paramref name="phases"/> as it
-    /// completes. The charge stays with the caller, who keeps it until signing ends. Client mistakes and refusals come
-    /// back as a problem; only a fault of the server, or cancellation, escapes as an exception.
+    /// Negotiates the body (<see cref="BodyNegotiation"/>), drains it asynchronously into pooled blocks and parses it,
+    /// charging the request against the in-flight budget for <paramref name="strategy"/> as it comes to hold each part
+    /// (see the class), and recording each phase in <paramref name="phases"/> as it completes. The envelope comes back
+    /// only once the charge for signing it is held; the charge stays with the caller, who keeps it until signing ends.
+    /// Client mistakes and refusals come back as a problem; only a fault of the server, or cancellation, escapes as an
+    /// exception.
     /// </summary>
     public async Task<EnvelopeRead> ReadAsync(
         HttpRequest request, ISigningStrategy strategy, InFlightCharge charge, RequestPhases phases, CancellationToken cancellationToken)
@@ -80,7 +100,7 @@ internal sealed class EnvelopeRequestReader(
         // Stryker disable once Statement : a guard for internal callers, which always pass a strategy.
         ArgumentNullException.ThrowIfNull(strategy);
         var blockSize = options.Value.RecyclableMemoryStream.BlockSize;
-        var problem = Open(request, charge, bytes => RequestMemory.For(strategy, bytes, blockSize), cancellationToken, out var body);
+        var problem = Open(request, strategy.Name, charge, bytes => RequestMemory.ForArrivedBody(bytes, blockSize), out var body, out var clock);
         if (problem is not null)
         {
             return new EnvelopeRead(null, problem);
@@ -89,7 +109,7 @@ internal sealed class EnvelopeRequestReader(
         try
         {
             using var buffer = streams.GetStream(BodyStreamTag);
-            await body.CopyToAsync(buffer, ReadSize, cancellationToken);
+            await DrainAsync(body, buffer, cancellationToken);
             phases.Read = phases.Elapsed;
             phases.BodyBytes = buffer.Length;
             if (buffer.Length == 0)
@@ -97,31 +117,41 @@ internal sealed class EnvelopeRequestReader(
                 return new EnvelopeRead(null, SignProblems.EmptyBody());
             }
 
+            if (!charge.TryRaiseTo(RequestMemory.ForParse(buffer.Length, blockSize)))
+            {
+                return new EnvelopeRead(null, Overloaded(request));
+            }
+
             var parsing = PhaseMark.Start();
+            WidgetEnvelope envelope;
             try
             {
-                return new EnvelopeRead(EnvelopeParser.Parse(buffer), null);
+                envelope = EnvelopeParser.Parse(buffer);
             }
             finally
             {
                 phases.Parse = parsing.Stop();
             }
+
+            return charge.TryRaiseTo(RequestMemory.For(strategy, buffer.Length, blockSize))
+                ? new EnvelopeRead(envelope, null)
+                : new EnvelopeRead(null, Overloaded(request));
         }
         catch (Exception e) when (IsTheClients(e))
         {
-            return new EnvelopeRead(null, AsProblem(request, e));
+            phases.BodyBytes = body.BytesSeen;
+            return new EnvelopeRead(null, AsProblem(request, strategy.Name, e));
         }
-        // Stryker disable once Block,Statement : frees the stall source, already stopped (see GuardedBodyStream.Dispose).
         finally
         {
-            await body.DisposeAsync();
+            await CloseAsync(body, clock);
         }
     }
 
     /// <summary>
     /// The <c>transcode</c> path: the same negotiation, limits and admission as <see cref="ReadAsync"/>, but the body
-    /// is signed by <paramref name="signer"/> as it arrives, token by token, and never held. Reading and signing are
-    /// one phase here, recorded as the read.
+    /// is signed by <paramref name="signer"/> as it arrives, token by token, straight from the host's reader, and never
+    /// held. Reading and signing are one phase here, recorded as the read.
     /// </summary>
     public async Task<TranscodeRead> TranscodeAsync(
         HttpRequest request, TranscodingSigner signer, InFlightCharge charge, RequestPhases phases, CancellationToken cancellationToken)
@@ -129,7 +159,8 @@ internal sealed class EnvelopeRequestReader(
         // Stryker disable once Statement : a guard for internal callers, which always pass a signer.
         ArgumentNullException.ThrowIfNull(signer);
         var blockSize = options.Value.RecyclableMemoryStream.BlockSize;
-        var problem = Open(request, charge, bytes => RequestMemory.ForTranscode(bytes, blockSize), cancellationToken, out var body);
+        var problem = Open(
+            request, TranscodingSigner.StrategyName, charge, bytes => RequestMemory.ForTranscode(bytes, blockSize), out var body, out var clock);
         if (problem is not null)
         {
             return new TranscodeRead(null, problem);
@@ -137,31 +168,19 @@ internal sealed class EnvelopeRequestReader(
 
         try
         {
-            // Stryker disable once Boolean : leaving the body open only spares it a second Dispose, which is harmless.
-            var reader = PipeReader.Create(body, new StreamPipeReaderOptions(bufferSize: ReadSize, leaveOpen: true));
-            try
-            {
-                var result = await signer.SignAsync(reader, cancellationToken);
-                phases.Read = phases.Elapsed;
-                phases.BodyBytes = result.BodyBytes;
-                return result.IsEmptyBody ? new TranscodeRead(null, SignProblems.EmptyBody()) : new TranscodeRead(result, null);
-            }
-            // Stryker disable once Block,Statement : hands the reader's pooled segments back; without it they are collected
-            // instead, which no caller can see.
-            finally
-            {
-                await reader.CompleteAsync();
-            }
+            var result = await signer.SignAsync(body, cancellationToken);
+            phases.Read = phases.Elapsed;
+            phases.BodyBytes = result.BodyBytes;
+            return result.IsEmptyBody ? new TranscodeRead(null, SignProblems.EmptyBody()) : new TranscodeRead(result, null);
         }
         catch (Exception e) when (IsTheClients(e))
         {
-            phases.BodyBytes = body.BytesRead;
-            return new TranscodeRead(null, AsProblem(request, e));
+            phases.BodyBytes = body.BytesSeen;
+            return new TranscodeRead(null, AsProblem(request, TranscodingSigner.StrategyName, e));
         }
-        // Stryker disable once Block,Statement : frees the stall source, already stopped (see GuardedBodyStream.Dispose).
         finally
         {
-            await body.DisposeAsync();
+            await CloseAsync(body, clock);
         }
     }
 
@@ -171,38 +190,82 @@ internal sealed class EnvelopeRequestReader(
         return SignProblems.Overloaded(RetryAfterSeconds);
     }
 
-    // What both paths do before a byte is read: negotiate, refuse a declared size past the limit, charge what the
-    // request will hold for its declared size (or for nothing yet), and guard the body as it is read. A problem, or
-    // null and the body to read.
+    // Copies the body, segment by segment as the host's reader holds it, into the pooled stream: the one copy an
+    // envelope strategy needs, since the parser reads a whole document.
+    private static async Task DrainAsync(PipeReader body, RecyclableMemoryStream buffer, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            var result = await body.ReadAsync(cancellationToken);
+            foreach (var segment in result.Buffer)
+            {
+                buffer.Write(segment.Span);
+            }
+
+            body.AdvanceTo(result.Buffer.End);
+            if (result.IsCompleted)
+            {
+                return;
+            }
+        }
+    }
+
+    // The reader is completed (a decompressing one hands back its buffers; the host's own is left to the host) and the
+    // stall clock's timer is freed, however the request ended.
+    private static async ValueTask CloseAsync(GuardedBodyReader body, BodyStallClock clock)
+    {
+        await body.CompleteAsync();
+        clock.Dispose();
+    }
+
+    // What both paths do before a byte is read: negotiate, refuse a declared size over the strategy's own limit, and
+    // guard the body as it is read. A problem, or null and the body to read with its stall clock. Nothing is charged yet.
     private ProblemHttpResult? Open(
-        HttpRequest request, InFlightCharge charge, Func<long, long> chargeFor, CancellationToken cancellationToken, out GuardedBodyStream body)
+        HttpRequest request, string strategy, InFlightCharge charge, Func<long, long> chargeFor, out GuardedBodyReader body, out BodyStallClock clock)
     {
         // Stryker disable Statement : guards for internal callers, which always pass both.
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(charge);
         // Stryker restore Statement
         body = null!;
-        if (!BodyNegotiation.TryOpen(request, decompression, out var stream, out var declaredBytes, out var problem))
+        clock = null!;
+
+        // The host's reader, taken before negotiation may swap Request.Body for a decompressor's source.
+        var host = request.BodyReader;
+        var signing = options.Value;
+        var stall = new BodyStallClock(time, signing.BodyStallTimeout, host.CancelPendingRead);
+        var opened = BodyNegotiation.TryOpen(
+            request,
+            decompression,
+            () => new GuardedBodyReader(host, ownsInner: false, long.MaxValue, admit: null, stall, decoding: null).AsStream(leaveOpen: true),
+            out var decompressing,
+            out var declaredBytes,
+            out var problem);
+        if (!opened)
         {
+            stall.Dispose();
             return problem;
         }
 
-        var signing = options.Value;
-        if (declaredBytes > signing.MaxRequestBodyBytes)
+        var limit = bodyLimits[strategy];
+        if (declaredBytes > limit)
         {
-            return SignProblems.BadRequest(new BadHttpRequestException(
-                $"The body is larger than the limit of {signing.MaxRequestBodyBytes} bytes.", StatusCodes.Status413PayloadTooLarge));
+            stall.Dispose();
+            return TooLarge(strategy, declaredBytes.Value);
         }
 
-        if (!charge.TryRaiseTo(chargeFor(declaredBytes ?? 0)))
-        {
-            return Overloaded(request);
-        }
-
-        body = new GuardedBodyStream(
-            stream, signing.MaxRequestBodyBytes, signing.BodyStallTimeout, bytes => charge.TryRaiseTo(chargeFor(bytes)), cancellationToken);
+        Func<long, bool> admit = bytes => charge.TryRaiseTo(chargeFor(bytes));
+        body = decompressing is null
+            ? new GuardedBodyReader(host, ownsInner: false, limit, admit, stall, decoding: null)
+            : new GuardedBodyReader(
+                PipeReader.Create(decompressing, new StreamPipeReaderOptions(bufferSize: ReadSize)), ownsInner: true, limit, admit, clock: null, decompressing);
+        clock = stall;
         return null;
     }
+
+    // A body of bodyBytes (or more) over what the strategy takes.
+    private ProblemHttpResult TooLarge(string strategy, long bodyBytes) =>
+        SignProblems.BodyTooLarge(strategy, bodyLimits[strategy], options.Value.MaxRequestBodyBytes, bodyLimits.Taking(bodyBytes));
 
     // The failures a request's body can end in that are the client's or the budget's; anything else (a fault of the
     // server, or cancellation) escapes.
@@ -210,7 +273,7 @@ internal sealed class EnvelopeRequestReader(
         exception is BadHttpRequestException or InFlightBudgetExceededException or EnvelopeFormatException;
 
     // One of those failures as the problem to answer with.
-    private static ProblemHttpResult AsProblem(HttpRequest request, Exception exception)
+    private ProblemHttpResult AsProblem(HttpRequest request, string strategy, Exception exception)
     {
         switch (exception)
         {
@@ -223,8 +286,12 @@ internal sealed class EnvelopeRequestReader(
                 }
                 else if (e.StatusCode == StatusCodes.Status408RequestTimeout)
                 {
-                    // A client that went silent will not finish its body; waiting to drain it would hold the connection.
-                    request.HttpContext.Response.Headers.Connection = "close";
+                    CloseAfterResponse(request.HttpContext);
+                }
+                else if (e.StatusCode == StatusCodes.Status413PayloadTooLarge && bodyLimits[strategy] < options.Value.MaxRequestBodyBytes)
+                {
+                    // Past the strategy's own limit, below the service's: say which strategies take more.
+                    return TooLarge(strategy, bodyLimits[strategy] + 1);
                 }
 
                 return SignProblems.BadRequest(e);
@@ -233,5 +300,20 @@ internal sealed class EnvelopeRequestReader(
             default:
                 return SignProblems.InvalidEnvelope((EnvelopeFormatException)exception);
         }
+    }
+
+    // A client that went silent will not finish its body, and Kestrel would hold the connection up to 5 s draining it:
+    // the connection closes once the 408 has had time to leave. Connection: close stops a second request on it meanwhile.
+    private static void CloseAfterResponse(HttpContext context)
+    {
+        context.Response.Headers.Connection = "close";
+
+        // The host awaits its completion callbacks before it drains the body or disposes the context, so the context
+        // is still this request's when the grace ends, and the drain never starts.
+        context.Response.OnCompleted(async () =>
+        {
+            await Task.Delay(StalledConnectionGrace);
+            context.Abort();
+        });
     }
 }

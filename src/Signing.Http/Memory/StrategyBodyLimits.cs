@@ -1,0 +1,99 @@
+using System.Collections.Frozen;
+using Microsoft.Extensions.Options;
+using Signing.Transcoding;
+
+namespace Signing.Http.Memory;
+
+/// <summary>
+/// Each strategy's own body limit, derived once at start-up: the largest body whose charge (<see cref="RequestMemory"/>)
+/// fits the whole <see cref="InFlightBudget"/>, capped by <c>Signing:MaxRequestBodyBytes</c>. A body over it could
+/// never be admitted with that strategy, however long it waited, so it is refused at once with 413 naming the strategy,
+/// its limit and the strategies that take the body, instead of a 503 whose retry would be in vain.
+/// </summary>
+/// <remarks>
+/// The service starts whenever one strategy can serve: on a small instance the costly strategies (<c>string</c> is
+/// charged 8.5 times its body) get a smaller limit and the cheap ones (<c>transcode</c>, 2 times) keep theirs. Only
+/// a budget that leaves every strategy unable to take a body is a setting to fix.
+/// </remarks>
+public sealed class StrategyBodyLimits
+{
+    private readonly FrozenDictionary<string, long> _limits;
+
+    private StrategyBodyLimits(IReadOnlyList<string> names, FrozenDictionary<string, long> limits)
+    {
+        Names = names;
+        _limits = limits;
+    }
+
+    /// <summary>Every strategy's canonical name, in the order the keys' strategies list them, <c>transcode</c> last.</summary>
+    public IReadOnlyList<string> Names { get; }
+
+    /// <summary>The largest body <paramref name="strategy"/> (a canonical name) takes.</summary>
+    public long this[string strategy] => _limits[strategy];
+
+    /// <summary>
+    /// Every strategy's limit for <paramref name="budget"/>. Refuses, as an invalid setting, a budget in which no
+    /// strategy can take a body at all: every request would be refused forever.
+    /// </summary>
+    /// <exception cref="OptionsValidationException">No strategy can serve within the budget.</exception>
+    public static StrategyBodyLimits Create(SigningOptions options, InFlightBudget budget, SigningStrategies strategies)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(budget);
+        ArgumentNullException.ThrowIfNull(strategies);
+
+        var blockSize = options.RecyclableMemoryStream.BlockSize;
+        var limits = new Dictionary<string, long>(StringComparer.Ordinal);
+        foreach (var name in strategies.Names)
+        {
+            var strategy = strategies[name];
+            limits[name] = LargestBody(bytes => RequestMemory.For(strategy, bytes, blockSize), budget.LimitBytes, options.MaxRequestBodyBytes);
+        }
+
+        limits[TranscodingSigner.StrategyName] = LargestBody(
+            bytes => RequestMemory.ForTranscode(bytes, blockSize), budget.LimitBytes, options.MaxRequestBodyBytes);
+        if (limits.Values.All(limit => limit == 0))
+        {
+            throw new OptionsValidationException(SigningOptions.SectionName, typeof(SigningOptions),
+            [
+                $"{SigningOptions.SectionName}:MaxInFlightBytes ({budget.LimitBytes} bytes) cannot hold a request of any size with any strategy: " +
+                $"even an empty one is charged {RequestMemory.FixedBytes(blockSize)} bytes ({StreamPoolSettings.SectionName}:BlockSize {blockSize} bytes). " +
+                "Raise the first or lower the second.",
+            ]);
+        }
+
+        return new StrategyBodyLimits([.. strategies.Names, TranscodingSigner.StrategyName], limits.ToFrozenDictionary(StringComparer.Ordinal));
+    }
+
+    /// <summary>The strategies whose limit is at least <paramref name="bodyBytes"/>, in the order of <see cref="Names"/>.</summary>
+    public IReadOnlyList<string> Taking(long bodyBytes) => [.. Names.Where(name => _limits[name] >= bodyBytes)];
+
+    /// <summary>Every limit, by strategy name, for <c>GET /api/stats</c> and the start-up log.</summary>
+    public IReadOnlyDictionary<string, long> ToDictionary() => Names.ToDictionary(name => name, name => _limits[name], StringComparer.Ordinal);
+
+    // The largest body, at most maxBodyBytes, whose charge fits limitBytes: 0 when not even an empty body's does. A
+    // charge grows with the body, so a binary search finds it in at most 32 steps whatever the sizes.
+    private static long LargestBody(Func<long, long> charge, long limitBytes, long maxBodyBytes)
+    {
+        if (charge(0) > limitBytes)
+        {
+            return 0;
+        }
+
+        long fits = 0, tooLarge = maxBodyBytes + 1;
+        while (tooLarge - fits > 1)
+        {
+            var middle = fits + ((tooLarge - fits) / 2);
+            if (charge(middle) <= limitBytes)
+            {
+                fits = middle;
+            }
+            else
+            {
+                tooLarge = middle;
+            }
+        }
+
+        return fits;
+    }
+}

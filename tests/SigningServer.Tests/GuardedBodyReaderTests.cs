@@ -1,0 +1,138 @@
+using System.IO.Pipelines;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Time.Testing;
+using Signing.Http.Memory;
+using Signing.Http.Requests;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// <see cref="GuardedBodyReader"/> over a pipe that stands for the host's body reader, on a fake clock: a server slow to
+/// come back for bytes the client has sent does not cut the client off, however slow; a late beat is not the client's
+/// silence; a silent client is cut off with 408 and the host's reader is left advanced, as Kestrel needs it to drain or
+/// close without "Reading is already in progress"; and the limit and the charge follow the bytes seen.
+/// </summary>
+public sealed class GuardedBodyReaderTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(2);
+
+    [Fact]
+    public async Task A_client_that_sent_everything_is_not_cut_off_while_the_server_is_slow_to_read_it()
+    {
+        var time = new FakeTimeProvider();
+        var pipe = new Pipe(new PipeOptions(pauseWriterThreshold: 0));
+        var body = Bodies.Padded(64 * 1024);
+        await pipe.Writer.WriteAsync(body);
+        await pipe.Writer.CompleteAsync();
+        using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, body.Length, admit: null, clock, decoding: null);
+
+        // A slow consumer: a KiB at a time, and ten timeouts of other work between reads.
+        long read = 0;
+        while (true)
+        {
+            var result = await reader.ReadAsync();
+            var taken = Math.Min(1024, result.Buffer.Length);
+            read += taken;
+            reader.AdvanceTo(result.Buffer.GetPosition(taken));
+            if (result.IsCompleted && taken == result.Buffer.Length)
+            {
+                break;
+            }
+
+            time.Advance(Timeout * 10);
+        }
+
+        Assert.Equal(body.Length, read);
+        Assert.False(clock.Stalled);
+    }
+
+    [Fact]
+    public async Task A_starved_server_whose_beats_come_late_does_not_cut_off_the_client()
+    {
+        var time = new FakeTimeProvider();
+        var pipe = new Pipe();
+        using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null);
+
+        var pending = reader.ReadAsync();
+        Assert.False(pending.IsCompleted);
+        time.AdjustTime(time.GetUtcNow() + (Timeout * 10));
+        time.Advance(clock.Beat);
+        await pipe.Writer.WriteAsync(new byte[] { 1, 2, 3 });
+
+        var result = await pending;
+        Assert.Equal(3, result.Buffer.Length);
+        Assert.False(clock.Stalled);
+    }
+
+    [Fact]
+    public async Task A_silent_client_is_cut_off_with_408_and_the_hosts_reader_is_left_advanced()
+    {
+        var time = new FakeTimeProvider();
+        var pipe = new Pipe();
+        using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null);
+        await pipe.Writer.WriteAsync(new byte[] { 1, 2, 3 });
+        var first = await reader.ReadAsync();
+        reader.AdvanceTo(first.Buffer.End);
+
+        var pending = reader.ReadAsync();
+        for (var i = 0; i < 4; i++)
+        {
+            time.Advance(clock.Beat);
+        }
+
+        var stalled = await Assert.ThrowsAsync<BadHttpRequestException>(async () => await pending);
+        Assert.Equal(StatusCodes.Status408RequestTimeout, stalled.StatusCode);
+
+        // The host's reader takes another read: it was advanced, not left mid-read.
+        await pipe.Writer.WriteAsync(new byte[] { 4 });
+        Assert.True(pipe.Reader.TryRead(out var after));
+        Assert.Equal(1, after.Buffer.Length);
+    }
+
+    [Fact]
+    public async Task Completing_in_the_middle_of_a_read_hands_the_read_back_to_the_hosts_reader()
+    {
+        var pipe = new Pipe();
+        using var clock = new BodyStallClock(new FakeTimeProvider(), Timeout, pipe.Reader.CancelPendingRead);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null);
+        await pipe.Writer.WriteAsync(new byte[] { 1, 2, 3 });
+        _ = await reader.ReadAsync();
+
+        // A consumer that failed before it advanced: the host must still be able to drain what is left.
+        await reader.CompleteAsync();
+
+        Assert.True(pipe.Reader.TryRead(out var drained));
+        Assert.Equal(3, drained.Buffer.Length);
+    }
+
+    [Fact]
+    public async Task The_limit_and_the_charge_follow_the_bytes_seen()
+    {
+        var pipe = new Pipe();
+        var asked = new List<long>();
+        using var clock = new BodyStallClock(new FakeTimeProvider(), Timeout, pipe.Reader.CancelPendingRead);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 10, bytes => { asked.Add(bytes); return bytes <= 6; }, clock, decoding: null);
+
+        await pipe.Writer.WriteAsync(new byte[4]);
+        var result = await reader.ReadAsync();
+        reader.AdvanceTo(result.Buffer.GetPosition(1), result.Buffer.End);
+        await pipe.Writer.WriteAsync(new byte[2]);
+        result = await reader.ReadAsync();
+        Assert.Equal(6, reader.BytesSeen);
+        reader.AdvanceTo(result.Buffer.End);
+        await pipe.Writer.WriteAsync(new byte[1]);
+
+        await Assert.ThrowsAsync<InFlightBudgetExceededException>(async () => await reader.ReadAsync());
+        Assert.Equal([4L, 6L, 7L], asked);
+
+        var limited = new Pipe();
+        using var limitedClock = new BodyStallClock(new FakeTimeProvider(), Timeout, limited.Reader.CancelPendingRead);
+        var overLimit = new GuardedBodyReader(limited.Reader, ownsInner: false, 10, admit: null, limitedClock, decoding: null);
+        await limited.Writer.WriteAsync(new byte[11]);
+        var tooLarge = await Assert.ThrowsAsync<BadHttpRequestException>(async () => await overLimit.ReadAsync());
+        Assert.Equal(StatusCodes.Status413PayloadTooLarge, tooLarge.StatusCode);
+    }
+}

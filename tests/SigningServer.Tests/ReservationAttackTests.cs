@@ -1,0 +1,81 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Http.Json;
+using Signing.Http;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// The reservation attack of issue 22: many connections send headers declaring large <c>string</c> bodies and then
+/// nothing. Declaring costs a client nothing here, so ordinary 1 MB signs made while they wait are all served; the
+/// attackers are still in the endpoint, waiting, until each is cut off with 408.
+/// </summary>
+public sealed class ReservationAttackTests(ReservationAttackTests.Factory factory) : IClassFixture<ReservationAttackTests.Factory>
+{
+    private const int Attackers = 50;
+
+    // 1 MiB declared with string is charged about 9.2 MB up front by a server that reserves: seven would fill the budget.
+    private const int Declared = 1024 * 1024;
+
+    private static readonly byte[] Envelope = Bodies.Canonical(widgetCount: 3000, seed: 22);
+
+    [Fact]
+    public async Task Idle_connections_declaring_large_bodies_do_not_lock_out_ordinary_signs()
+    {
+        using var client = factory.CreateStreamingClient();
+        var mark = factory.Mark();
+        var attackers = new List<RawHttpConnection>();
+        try
+        {
+            for (var i = 0; i < Attackers; i++)
+            {
+                var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!);
+                attackers.Add(connection);
+                await connection.SendAsync(RawHttpConnection.PostHead(
+                    client.BaseAddress!, "/api/sign?strategy=string", $"Content-Length: {Declared.ToString(CultureInfo.InvariantCulture)}\r\n"));
+            }
+
+            var attacked = System.Diagnostics.Stopwatch.StartNew();
+            await Task.Delay(TimeSpan.FromMilliseconds(500));
+            for (var i = 0; i < 20; i++)
+            {
+                using var response = await client.PostAsync("/api/sign?strategy=recyclable", Bodies.Json(Envelope));
+                Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+                Assert.Equal(TestKey.SignatureOf(Envelope), (await response.Content.ReadFromJsonAsync<SignResponse>())!.Signature);
+            }
+
+            // The signs were made while every attacker still waited: none is cut off before Kestrel's minimum data rate
+            // may act (its grace) or the endpoint's stall timeout, whichever comes first.
+            Assert.True(attacked.Elapsed < SigningKestrelLimits.MinRequestBodyGracePeriod, $"the signs took {attacked.Elapsed}");
+            var answers = await Task.WhenAll(attackers.Select(a => a.ReadToEndAsync(Factory.StallTimeout * 2)));
+            Assert.All(answers, answer => Assert.StartsWith("HTTP/1.1 408", answer, StringComparison.Ordinal));
+        }
+        finally
+        {
+            foreach (var attacker in attackers)
+            {
+                attacker.Dispose();
+            }
+        }
+
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes == 0 && factory.Pool.InUseBytes == 0, TimeSpan.FromSeconds(10)));
+        factory.AssertNoServerFaultSince(mark, "reservation attack");
+    }
+
+    /// <summary>Real Kestrel with a 64 MiB budget and the longest stall timeout, so the attackers wait through the signs.</summary>
+    public sealed class Factory : HostileKestrelFactory
+    {
+        /// <summary>How long an attacker may wait in silence.</summary>
+        public static readonly TimeSpan StallTimeout = TimeSpan.FromSeconds(10);
+
+        /// <summary>Creates the factory; the server starts on first use.</summary>
+        public Factory()
+            : base(new Dictionary<string, string?>
+            {
+                ["Signing:MaxInFlightBytes"] = (64 * 1024 * 1024).ToString(CultureInfo.InvariantCulture),
+                ["Signing:BodyStallTimeout"] = "00:00:10",
+            })
+        {
+        }
+    }
+}

@@ -1,0 +1,89 @@
+using System.Globalization;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using Signing.Http.Memory;
+
+namespace SigningServer.Tests;
+
+/// <summary>
+/// Each strategy's own body limit within the in-flight budget, worked out by hand from <see cref="RequestMemory"/>'s
+/// figures for a 64 MiB budget and 128 KiB blocks (an empty request is charged 294,912 bytes): the largest body whose
+/// charge fits, capped by the body limit; a declared body over a strategy's limit is refused unread with a 413 that
+/// names the strategy, its limit and the strategies that take the body; and a budget no strategy fits is a bad setting.
+/// </summary>
+public sealed class StrategyBodyLimitsTests
+{
+    private const long Budget = 64L * 1024 * 1024;
+
+    public static TheoryData<string, long> Limits() => new()
+    {
+        // (67,108,864 - 294,912) / 8.5 = 7,860,464.9: string holds 5.5 per byte on top of the body and envelope's 3.
+        { "string", 7_860_464 },
+        // / 7.5 = 8,908,526.9
+        { "memorystream", 8_908_526 },
+        // / 4.5 = 14,847,544.9
+        { "recyclable", 14_847_544 },
+        // / 3.0 = 22,271,317.3
+        { "utf8", 22_271_317 },
+        // / 2.0 = 33,406,976, under the 32 MiB body limit
+        { "transcode", 33_406_976 },
+    };
+
+    [Theory]
+    [MemberData(nameof(Limits))]
+    public async Task Each_strategy_takes_the_largest_body_whose_charge_fits_the_budget(string strategy, long expected)
+    {
+        await using var services = TestServices.Build(WithBudget(Budget));
+
+        Assert.Equal(expected, services.GetRequiredService<StrategyBodyLimits>()[strategy]);
+    }
+
+    [Fact]
+    public async Task A_large_budget_leaves_every_strategy_the_body_limit()
+    {
+        await using var services = TestServices.Build(WithBudget(1024L * 1024 * 1024));
+        var limits = services.GetRequiredService<StrategyBodyLimits>();
+
+        Assert.All(limits.Names, name => Assert.Equal(32L * 1024 * 1024, limits[name]));
+    }
+
+    [Fact]
+    public async Task A_declared_body_over_the_strategys_own_limit_is_refused_unread_naming_the_strategies_that_take_it()
+    {
+        await using var services = TestServices.Build(WithBudget(Budget));
+        var body = new ObservedBodyStream(Bodies.Padded(8_000_000));
+        var context = DirectRequest.Post(services, "/api/sign", body, 8_000_000, "?strategy=string");
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status413PayloadTooLarge, context.Response.StatusCode);
+        Assert.Equal(0, body.Reads);
+        var problem = DirectRequest.Problem(context);
+        Assert.Equal("string", problem.GetProperty("strategy").GetString());
+        Assert.Equal(7_860_464, problem.GetProperty("maxBodyBytes").GetInt64());
+        Assert.Equal(
+            ["memorystream", "recyclable", "recyclablehash", "streaming", "utf8", "transcode"],
+            problem.GetProperty("strategiesTakingBody").EnumerateArray().Select(e => e.GetString()!));
+        Assert.Contains("7860464 bytes with strategy 'string'", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        Assert.Equal(0, services.GetRequiredService<InFlightBudget>().InUseBytes);
+    }
+
+    [Fact]
+    public async Task A_budget_in_which_no_strategy_can_take_a_body_is_a_bad_setting()
+    {
+        var settings = WithBudget(1024 * 1024);
+        settings["Signing:RecyclableMemoryStream:BlockSize"] = (1024 * 1024).ToString(CultureInfo.InvariantCulture);
+        await using var services = TestServices.Build(settings);
+
+        var failure = Assert.Throws<OptionsValidationException>(() => services.GetRequiredService<StrategyBodyLimits>());
+
+        Assert.StartsWith("Signing:MaxInFlightBytes (1048576 bytes) cannot hold a request of any size with any strategy", Assert.Single(failure.Failures), StringComparison.Ordinal);
+    }
+
+    private static Dictionary<string, string?> WithBudget(long bytes) => new()
+    {
+        ["Signing:Key"] = TestKey.Base64,
+        ["Signing:MaxInFlightBytes"] = bytes.ToString(CultureInfo.InvariantCulture),
+    };
+}
