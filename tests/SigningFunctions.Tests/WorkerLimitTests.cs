@@ -15,30 +15,32 @@ namespace SigningFunctions.Tests;
 [Collection(PublishedWorkerGroup.Name)]
 public sealed class WorkerLimitTests(PublishedWorker worker)
 {
-    // About 240 KB of canonical JSON: under the 256 KiB limit, and charged over half the small budget as 'string'.
-    private static readonly byte[] Large = CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeGenerator.Create(650, 5), CanonicalJson.Settings));
-
+    /// <remarks>
+    /// A request holds budget for what has arrived, not for what it declares: the held upload is <c>transcode</c>, charged
+    /// its fixed part and 2 bytes per body byte as the bytes come, and it sends all but the last few KB before it waits.
+    /// </remarks>
     [Fact]
     public async Task While_one_request_holds_the_budget_another_is_refused_with_503_and_retry_after()
     {
         var host = await worker.HostAsync(WorkerSettings.SmallBudget);
         using var client = new HttpClient { BaseAddress = host.BaseAddress };
-        Assert.InRange(Large.Length, 200_000, WorkerSettings.BodyLimit);
+        var held = CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeGenerator.Create(975, 5), CanonicalJson.Settings));
+        Assert.InRange(held.Length, 340_000, 376_000);
         await WorkerStats.UntilInFlightAsync(client, inUse => inUse == 0, "before the test");
 
-        using var held = await PartialUpload.StartAsync(host.BaseAddress, "/api/sign?strategy=string", Large, Large.Length / 2);
-        await WorkerStats.UntilInFlightAsync(client, inUse => inUse > WorkerSettings.BudgetBytes / 2, "the held request");
+        using var holding = await PartialUpload.StartAsync(host.BaseAddress, "/api/sign?strategy=transcode", held, held.Length - 4096);
+        await WorkerStats.UntilInFlightAsync(client, inUse => inUse > WorkerSettings.BudgetBytes * 9 / 10, "the held request");
 
-        using (var refused = await client.PostAsync("/api/sign?strategy=string", KnownAnswers.Json(Large)))
+        using (var refused = await client.PostAsync("/api/sign?strategy=transcode", KnownAnswers.Json(KnownAnswers.TwoWidgets)))
         {
             var problem = await WorkerProblems.AssertAsync(refused, HttpStatusCode.ServiceUnavailable, host);
             Assert.Equal("Server busy", problem.GetProperty("title").GetString());
             Assert.Equal(TimeSpan.FromSeconds(1), refused.Headers.RetryAfter?.Delta);
         }
 
-        var answer = await held.FinishAsync();
+        var answer = await holding.FinishAsync();
         Assert.StartsWith("HTTP/1.1 200", answer, StringComparison.Ordinal);
-        Assert.Contains(await KnownAnswers.PythonHmacAsync(Large), answer, StringComparison.Ordinal);
+        Assert.Contains(await KnownAnswers.PythonHmacAsync(held), answer, StringComparison.Ordinal);
         await WorkerStats.UntilInFlightAsync(client, inUse => inUse == 0, "after the held request");
     }
 
