@@ -512,7 +512,9 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _widgetCut = false;
         Span<byte> joined = stackalloc byte[MaxCutWidget];
         var bytes = joined[..(int)Math.Min(rest.Length, MaxCutWidget)];
-        rest.Slice(0, bytes.Length).CopyTo(bytes);
+
+        // Copied segment by segment from the start: slicing rest first would walk all of its segments.
+        new SequenceReader<byte>(rest).TryCopyTo(bytes);
         var start = PlainWidget.Following(bytes, 0);
 
         // Stryker disable once Equality : Following never returns 0.

@@ -1,3 +1,4 @@
+using System.Buffers.Text;
 using System.Globalization;
 using System.Text;
 using Signing.Tests.Transcoding.Harness;
@@ -6,8 +7,8 @@ using Signing.Transcoding;
 namespace Signing.Tests.Transcoding;
 
 /// <summary>
-/// The three things <see cref="PlainWidget"/> recognizes, held one by one: a widget in canonical layout, an instant
-/// already in canonical form, and the widget that follows a copied one. A miss in either of the first two costs speed,
+/// The four things <see cref="PlainWidget"/> recognizes, held one by one: a widget in canonical layout, an instant
+/// already in canonical form, a Guid, and the widget that follows a copied one. A miss in either of the first two costs speed,
 /// not bytes (the slower branch writes the same), so only these tests can see one.
 /// </summary>
 public sealed class PlainWidgetRecognitionTests
@@ -198,6 +199,37 @@ public sealed class PlainWidgetRecognitionTests
     {
         Assert.Equal(expected, PlainWidget.Following(Utf8(buffer), end: 1));
     }
+
+    [Fact]
+    public void A_guid_is_recognized_exactly_when_the_runtime_reads_one_from_its_digits()
+    {
+        // Every byte at every place of a Guid in either case, and one byte short or over: System.Text.Json reads a Guid
+        // of 36 bytes with Utf8Parser's "D" format, which is the independent answer here.
+        var checkedCount = 0;
+        foreach (var guid in new[] { "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "6F9619FF-8B86-D011-B42D-00CF4FC964FF" })
+        {
+            var digits = Utf8(guid);
+            for (var at = 0; at < digits.Length; at++)
+            {
+                for (var value = 0; value <= byte.MaxValue; value++)
+                {
+                    var changed = (byte[])digits.Clone();
+                    changed[at] = (byte)value;
+                    Assert.True(IsGuid(changed) == PlainWidget.IsGuid(changed), $"{guid} with byte {value} at {at}");
+                    checkedCount++;
+                }
+            }
+
+            Assert.True(PlainWidget.IsGuid(digits), guid);
+            Assert.False(PlainWidget.IsGuid(digits.AsSpan(0, digits.Length - 1)), guid + " short");
+            Assert.False(PlainWidget.IsGuid([.. digits, (byte)'0']), guid + " long");
+        }
+
+        Assert.Equal(2 * 36 * 256, checkedCount);
+    }
+
+    private static bool IsGuid(byte[] digits) =>
+        digits.Length == 36 && Utf8Parser.TryParse(digits, out Guid _, out var consumed, 'D') && consumed == digits.Length;
 
     // The independent answer: the text parses as a UTC instant and formatting that instant the canonical way (to 7
     // digits, trailing zeros and a bare point dropped) gives the text back.
