@@ -101,8 +101,10 @@ public static class CanonicalUtf8Writer
         var text = span.Slice(prefix.Length, direct);
         var copied = 0;
 
-        // Stryker disable once Equality : with no direct copy, the general case below writes the same bytes, slower.
-        while (copied < direct && IsPlainAscii(value[copied]))
+        while (
+            // Stryker disable once Equality : with no direct copy, the general case below writes the same bytes, slower.
+            copied < direct &&
+            IsPlainAscii(value[copied]))
         {
             text[copied] = (byte)value[copied];
             copied++;

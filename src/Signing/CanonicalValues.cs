@@ -115,13 +115,12 @@ internal static class CanonicalValues
 
         span[1] = (byte)'u';
 
-        // Stryker disable Bitwise : a char is never negative, so >>> shifts as >> does; and every character escaped here
-        // (a control character, U+0085, U+2028, U+2029) has 0 for its second digit, which (c << 8) & 0xF also gives.
+        // A char is never negative, so Stryker's ">>>" mutants here shift as ">>" does, and every character escaped here
+        // (a control character, U+0085, U+2028, U+2029) has 0 for its second digit, which its "(c << 8) & 0xF" also gives:
+        // equivalent mutants, left unmarked because a mark would also hide their killable siblings ("<<", "|").
         span[2] = LowerHex[c >> 12];
         span[3] = LowerHex[(c >> 8) & 0xF];
         span[4] = LowerHex[(c >> 4) & 0xF];
-
-        // Stryker restore Bitwise
         span[5] = LowerHex[c & 0xF];
         cursor.Advance(6);
     }

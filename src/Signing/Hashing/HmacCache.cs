@@ -33,9 +33,10 @@ internal static class HmacCache
     {
         var hashes = t_hashes;
         var keys = t_keys;
-        // Stryker disable once Logical : equivalent, as Keep sets both arrays together, so they are null or not together;
-        // both are tested only for the compiler's null analysis.
-        if (hashes is not null && keys is not null)
+        if (
+            // Stryker disable once Logical : equivalent, as Keep sets both arrays together, so they are null or not
+            // together; both are tested only for the compiler's null analysis.
+            hashes is not null && keys is not null)
         {
             for (var i = 0; i < Slots; i++)
             {

@@ -58,8 +58,9 @@ internal static class PropertyNames
         var written = 0;
         var i = 0;
 
-        // Stryker disable once Equality : at the end, "<=" takes one more turn that copies nothing and stops.
-        while (i < source.Length)
+        while (
+            // Stryker disable once Equality : at the end, "<=" takes one more turn that copies nothing and stops.
+            i < source.Length)
         {
             var run = source[i..].IndexOf((byte)'\\');
             if (run < 0)

@@ -72,10 +72,13 @@ internal static class TranscodeErrors
     {
         var list = new StringBuilder();
 
-        // Stryker disable once Equality : no list of a widget's or the envelope's names is ever exactly 60 characters
-        // long ('id' 4 or 'propertyN' 11, then 13 for each ', 'propertyN'' and 14 for ', 'createdUtc''), so "<=" stops
-        // where "<" does.
-        for (var member = 0; member < names.Length && list.Length < MissingListCutOff; member++)
+        for (var member = 0;
+            member < names.Length &&
+            // Stryker disable once Equality : no list of a widget's or the envelope's names is ever exactly 60
+            // characters long ('id' 4 or 'propertyN' 11, then 13 for each ', 'propertyN'' and 14 for ', 'createdUtc''),
+            // so "<=" stops where "<" does.
+            list.Length < MissingListCutOff;
+            member++)
         {
             if ((seen & (1 << member)) == 0)
             {

@@ -227,8 +227,10 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         var (lineShift, columnShift) = (_lineShift, _columnShift);
         var reader = new Utf8JsonReader(piece, isFinalBlock, _state);
 
-        // Stryker disable once Equality,Arithmetic : a crossing read that goes one token further, or to its end.
-        while (!_widgetCut && _readerStart + reader.BytesConsumed < untilPast && ReadToken(ref reader))
+        while (!_widgetCut &&
+            // Stryker disable once Equality,Arithmetic : a crossing read that goes one token further, or to its end.
+            _readerStart + reader.BytesConsumed < untilPast &&
+            ReadToken(ref reader))
         {
             switch (_phase)
             {
@@ -575,8 +577,10 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             WriteMember(ref reader, ref cursor, member);
             _next++;
 
-            // Stryker disable once Equality : no member is number 12, so Holds(12) is false.
-            while (_next < WidgetMembers.Count && _parked.Holds(_next))
+            while (
+                // Stryker disable once Equality : no member is number 12, so Holds(12) is false.
+                _next < WidgetMembers.Count &&
+                _parked.Holds(_next))
             {
                 cursor.WriteAll(_parked[_next]);
                 _next++;
