@@ -1,10 +1,12 @@
 """Raw and marked mutation scores from Stryker.NET JSON reports of the same code (tools/mutation/run.sh).
 
-    python3 tools/mutation/score.py RAW.json[,RAW2.json] MARKS.json
+    python3 tools/mutation/score.py RAW.json[,RAW2.json] MARKS.json [TIMEOUTS.json]
 
 raw:    a run on a copy whose '// Stryker' comment lines are blanked (line numbers kept), every mutant tested;
 marks:  a run on the real tree with --test-case-filter (one fast test), only to learn which mutants the marks ignore.
 The marked score is the raw run's results without the mutants the marks ignore.
+timeouts: optionally, a run of just the raw run's timeouts (the line this script prints) on a quiet machine; a timeout
+it decides (killed or survived) takes that status, one it does not decide stays a timeout.
 """
 import json, sys, collections
 
@@ -30,6 +32,15 @@ raw = {}
 for part in sys.argv[1].split(","):
     raw.update(load(part))
 marks = load(sys.argv[2])
+rerun = load(sys.argv[3]) if len(sys.argv) > 3 else {}
+decided = 0
+for k, m in raw.items():
+    again = rerun.get(k, {}).get("status")
+    if m["status"] == "Timeout" and again in ("Killed", "Survived"):
+        raw[k] = dict(m, status=again)
+        decided += 1
+if rerun:
+    print(f"timeouts decided by the re-run: {decided}")
 marked = {k: m.get("statusReason", "") for k, m in marks.items()
           if m["status"] == "Ignored" and m.get("statusReason", "") not in STRYKER_FILTERS}
 # A mark moved after the raw run shifts the lines (and perhaps columns) below it: such a marked mutant is matched to
