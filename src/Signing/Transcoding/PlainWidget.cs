@@ -206,8 +206,7 @@ internal static class PlainWidget
         }
 
         // ,"propertyN":"<text>" for each string member, then ,"createdUtc":"<text>"}. A value ends at the first quote
-        // after it; one search over the whole widget then finds any byte no plain string may hold, in any value, which
-        // costs less than a search per value of a dozen bytes.
+        // after it; one search over the whole widget then refuses any byte no plain string may hold, in any value.
         var at = GuidStart + GuidLength + 1;
         for (var member = WidgetMembers.Id + 1; member <= WidgetMembers.CreatedUtc; member++)
         {
