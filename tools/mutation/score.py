@@ -41,8 +41,10 @@ for k, m in raw.items():
         decided += 1
 if rerun:
     print(f"timeouts decided by the re-run: {decided}")
+# Only the files the raw run mutated: a project measured in parts is listed whole by its marks run.
+raw_files = {k[0] for k in raw}
 marked = {k: m.get("statusReason", "") for k, m in marks.items()
-          if m["status"] == "Ignored" and m.get("statusReason", "") not in STRYKER_FILTERS}
+          if k[0] in raw_files and m["status"] == "Ignored" and m.get("statusReason", "") not in STRYKER_FILTERS}
 # A mark moved after the raw run shifts the lines (and perhaps columns) below it: such a marked mutant is matched to
 # the raw one of the same file, mutator and replacement text when there is exactly one.
 by_text = collections.defaultdict(list)
