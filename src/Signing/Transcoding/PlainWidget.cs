@@ -45,9 +45,12 @@ internal static class PlainWidget
     // What a Guid's digits in "D" format may hold, in either case.
     private static readonly SearchValues<byte> GuidDigits = SearchValues.Create("0123456789abcdefABCDEF-"u8);
 
-    // Each member's bytes before its value in canonical layout, the value's opening quote included.
+    // Each member's bytes before its value in canonical layout, the value's opening quote included: the canonical
+    // writer's prefixes, which end with that quote for the string members and leave it to the Guid and the instant.
     private static readonly byte[][] QuotedPrefixes =
-        [.. WidgetMembers.Names.ToArray().Select((name, member) => Encoding.UTF8.GetBytes($"{(member == 0 ? '{' : ',')}\"{name}\":\""))];
+        [.. Enumerable.Range(0, WidgetMembers.Count).Select(member => member is WidgetMembers.Id or WidgetMembers.CreatedUtc
+            ? [.. WidgetMembers.Prefix(member), (byte)'"']
+            : WidgetMembers.Prefix(member).ToArray())];
 
     // JSON's whitespace, the only bytes the tokenizer skips between tokens (comments are refused).
     private static readonly SearchValues<byte> Whitespace = SearchValues.Create(" \t\r\n"u8);
