@@ -1,4 +1,8 @@
 using System.Buffers;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 using System.Text;
 using System.Text.Json;
 
@@ -51,6 +55,11 @@ internal static class PlainWidget
         [.. Enumerable.Range(0, WidgetMembers.Count).Select(member => member is WidgetMembers.Id or WidgetMembers.CreatedUtc
             ? [.. WidgetMembers.Prefix(member), (byte)'"']
             : WidgetMembers.Prefix(member).ToArray())];
+
+    // The same prefixes as one load compares them.
+    private static readonly CanonicalPrefix[] CanonicalPrefixes = [.. QuotedPrefixes.Select(prefix => new CanonicalPrefix(prefix))];
+
+    private static readonly Vector256<byte> Quote = Vector256.Create((byte)'"');
 
     // JSON's whitespace, the only bytes the tokenizer skips between tokens (comments are refused).
     private static readonly SearchValues<byte> Whitespace = SearchValues.Create(" \t\r\n"u8);
@@ -213,17 +222,49 @@ internal static class PlainWidget
         var at = GuidStart + GuidLength + 1;
         for (var member = WidgetMembers.Id + 1; member <= WidgetMembers.CreatedUtc; member++)
         {
-            var prefix = QuotedPrefixes[member];
-            var length = widget[at..].StartsWith(prefix) ? widget[(at + prefix.Length)..].IndexOf((byte)'"') : -1;
-            if (length < 0)
+            var end = ValueEnd(widget, at, member);
+            if (end < 0)
             {
                 return -1;
             }
 
-            at += prefix.Length + length + 1;
+            at = end + 1;
         }
 
         return at < widget.Length && widget[at] == '}' && !widget[..at].ContainsAnyExcept(PlainTextAndQuote) ? at + 1 : -1;
+    }
+
+    // Where the value of member ends (its closing quote) if the member's prefix is at at; -1 if it is not, or if no
+    // quote follows. Where a member starts depends on where the value before it ended, so the members are matched one
+    // after the other, and each step is kept short: one load of 32 bytes holds the prefix (one masked comparison) and,
+    // for a value of up to 17 bytes, its closing quote. A longer value, or a member too near the buffer's end for the
+    // load, is searched as any text is.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int ValueEnd(ReadOnlySpan<byte> widget, int at, int member)
+    {
+        ref readonly var prefix = ref CanonicalPrefixes[member];
+        if (at <= widget.Length - Vector256<byte>.Count)
+        {
+            var bytes = Vector256.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)at);
+            if (!((bytes ^ prefix.Bytes) & prefix.Mask).Equals(Vector256<byte>.Zero))
+            {
+                return -1;
+            }
+
+            var quotes = Vector256.Equals(bytes, Quote).ExtractMostSignificantBits() >> prefix.Length;
+            if (quotes != 0)
+            {
+                return at + prefix.Length + BitOperations.TrailingZeroCount(quotes);
+            }
+        }
+        else if (!widget[at..].StartsWith(QuotedPrefixes[member]))
+        {
+            return -1;
+        }
+
+        var start = at + prefix.Length;
+        var length = widget[start..].IndexOf((byte)'"');
+        return length < 0 ? -1 : start + length;
     }
 
     // The position after the plain string that starts at start (with its opening quote), or -1 if there is none.
@@ -315,5 +356,16 @@ internal static class PlainWidget
         }
 
         return value;
+    }
+
+    // A member's prefix as ValueEnd compares it: its bytes, padded with zeros to a vector, and a mask of those that are
+    // its own.
+    private readonly struct CanonicalPrefix(byte[] prefix)
+    {
+        public int Length { get; } = prefix.Length;
+
+        public Vector256<byte> Bytes { get; } = Vector256.Create<byte>([.. prefix, .. new byte[Vector256<byte>.Count - prefix.Length]]);
+
+        public Vector256<byte> Mask { get; } = Vector256.LessThan(Vector256<byte>.Indices, Vector256.Create((byte)prefix.Length));
     }
 }

@@ -478,6 +478,13 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                 break;
             }
 
+            // A widget the piece's end cuts is left for Read to join (below) rather than tried here and refused.
+            // Stryker disable once Block : Copy refuses a widget that is not all there, only later.
+            if (IsCut(buffer, next))
+            {
+                break;
+            }
+
             length = PlainWidget.Copy(buffer[next..], comma: true, ref cursor);
 
             // Stryker disable once Equality : Copy never returns 0.
@@ -493,7 +500,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
         // A next widget that the end of a piece with more to come cuts is left for Read to join across the cut; a piece
         // stopped short there holds at most MaxCutWidget bytes more than the tokenizer would.
-        _widgetCut = !_isFinalBlock && buffer.Length - end <= MaxCutWidget && !buffer[end..].Contains((byte)'}');
+        _widgetCut = IsCut(buffer, end);
 
         // The tokenizer goes on after the last widget copied, from the state it would be in there, with its count of
         // lines and columns moved to the body's.
@@ -505,6 +512,11 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         reader = new Utf8JsonReader(buffer[end..], _isFinalBlock, WidgetEndState);
         return true;
     }
+
+    // Whether the end of a piece with more to come cuts the widget that starts at (or after) start, within MaxCutWidget
+    // bytes: such a widget is not all there to be copied, and is left for Read to join across the cut.
+    private bool IsCut(ReadOnlySpan<byte> buffer, int start) =>
+        !_isFinalBlock && buffer.Length - start <= MaxCutWidget && !buffer[start..].Contains((byte)'}');
 
     // Writes the plain widget that the end of the last piece cut (see _widgetCut), joined on the stack from the start of
     // rest, and moves past it as CopyPlainWidgets moves past the widgets it copies; returns the bytes it took, or 0, and

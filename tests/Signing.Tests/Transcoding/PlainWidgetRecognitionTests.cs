@@ -99,6 +99,60 @@ public sealed class PlainWidgetRecognitionTests
         }
     }
 
+    [Fact]
+    public void A_value_of_any_length_is_matched_wherever_its_closing_quote_falls()
+    {
+        // A member's prefix and a short value are read in one 32-byte load, and a longer value's quote is searched for
+        // past it: every length from empty to well past the load, in every string member, first and last in the buffer.
+        foreach (var member in EnvelopeJson.Members[1..^1])
+        {
+            for (var length = 0; length <= 70; length++)
+            {
+                var widget = EnvelopeJson.Widget(member, "\"" + new string('v', length) + "\"");
+                foreach (var after in new[] { "", "]}", "," + EnvelopeJson.Widget() })
+                {
+                    Assert.True(
+                        PlainWidget.MatchCanonical(Utf8(widget + after)) == Utf8(widget).Length,
+                        $"{member} of {length} bytes, followed by '{after}'");
+                }
+            }
+        }
+    }
+
+    [Fact]
+    public void A_widget_with_any_byte_outside_its_values_changed_is_not_matched()
+    {
+        // The braces, commas, colons, names and every quote, each replaced in turn by a letter: the text stays plain,
+        // the layout is no longer canonical (a name no widget has, a value that runs on, or no JSON at all).
+        var layout = new List<(string Text, bool IsValue)>();
+        foreach (var member in EnvelopeJson.Members)
+        {
+            layout.Add(((member == EnvelopeJson.Members[0] ? "{" : ",") + $"\"{member}\":\"", false));
+            layout.Add((EnvelopeJson.ValidValue(member)[1..^1], true));
+            layout.Add(("\"", false));
+        }
+
+        layout.Add(("}", false));
+        var widget = string.Concat(layout.Select(part => part.Text));
+        Assert.Equal(EnvelopeJson.Widget(), widget);
+
+        var at = 0;
+        foreach (var (text, isValue) in layout)
+        {
+            foreach (var character in text)
+            {
+                if (!isValue)
+                {
+                    var bytes = Utf8(widget + "," + EnvelopeJson.Widget());
+                    bytes[at] = (byte)(character == 'x' ? 'y' : 'x');
+                    Assert.True(PlainWidget.MatchCanonical(bytes) == -1, $"byte {at} ('{character}') changed");
+                }
+
+                at++;
+            }
+        }
+    }
+
     [Theory]
     [InlineData("2024-03-10T10:34:56Z")]
     [InlineData("2024-03-10T10:34:56.7Z")]
