@@ -61,6 +61,10 @@ internal static class PlainWidget
 
     private static readonly Vector256<byte> Quote = Vector256.Create((byte)'"');
 
+    // A canonical instant's first 16 bytes, where they are not digits, and which of them are digits.
+    private static readonly Vector128<byte> InstantLayout = Vector128.Create("0000-00-00T00:00"u8);
+    private static readonly Vector128<byte> InstantDigits = Vector128.Equals(InstantLayout, Vector128.Create((byte)'0'));
+
     // JSON's whitespace, the only bytes the tokenizer skips between tokens (comments are refused).
     private static readonly SearchValues<byte> Whitespace = SearchValues.Create(" \t\r\n"u8);
 
@@ -318,45 +322,50 @@ internal static class PlainWidget
     }
 
     // Whether text is an instant as CanonicalValues.WriteDate writes it: UTC, to the second or with a fraction of 1 to 7
-    // digits that does not end with 0, and a real date and time (which the tokenizer checks for any other form).
+    // digits that does not end with 0, and a real date and time (which the tokenizer checks for any other form). Every
+    // widget's instant comes through here, so its first 16 bytes, "yyyy-MM-ddTHH:mm", are checked in one load.
     internal static bool IsCanonicalInstant(ReadOnlySpan<byte> text)
     {
         if (text.Length is < WholeSecondsInstant or > LongestInstant || text.Length == WholeSecondsInstant + 1 ||
-            text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':' || text[^1] != 'Z')
+            text[^1] != 'Z' || text[16] != ':' || !IsDigit(text[17]) || !IsDigit(text[18]))
         {
             return false;
         }
 
-        if (text.Length > WholeSecondsInstant &&
-            (text[19] != '.' || text[20..^1].ContainsAnyExceptInRange((byte)'0', (byte)'9') || text[^2] == '0'))
+        var head = Vector128.Create(text);
+        var isDigit = Vector128.LessThan(head - Vector128.Create((byte)'0'), Vector128.Create((byte)10));
+        if (!Vector128.ConditionalSelect(InstantDigits, isDigit, Vector128.Equals(head, InstantLayout)).Equals(Vector128<byte>.AllBitsSet))
         {
             return false;
         }
 
-        var year = Number(text[..4]);
-        var month = Number(text[5..7]);
-        var day = Number(text[8..10]);
-        return year >= 1 && month is >= 1 and <= 12 && day >= 1 && day <= DateTime.DaysInMonth(year, month) &&
-            Number(text[11..13]) is >= 0 and <= 23 && Number(text[14..16]) is >= 0 and <= 59 &&
-            Number(text[17..19]) is >= 0 and <= 59;
-    }
-
-    // The value of a run of ASCII digits, or -1 if any byte is not one.
-    private static int Number(ReadOnlySpan<byte> digits)
-    {
-        var value = 0;
-        foreach (var digit in digits)
+        if (text.Length > WholeSecondsInstant)
         {
-            if (!char.IsAsciiDigit((char)digit))
+            if (text[19] != '.' || text[^2] == '0')
             {
-                return -1;
+                return false;
             }
 
-            value = (value * 10) + digit - '0';
+            foreach (var digit in text[20..^1])
+            {
+                if (!IsDigit(digit))
+                {
+                    return false;
+                }
+            }
         }
 
-        return value;
+        var year = (Number(text, 0) * 100) + Number(text, 2);
+        var month = Number(text, 5);
+        var day = Number(text, 8);
+        return year >= 1 && month is >= 1 and <= 12 && day >= 1 && day <= DateTime.DaysInMonth(year, month) &&
+            Number(text, 11) <= 23 && Number(text, 14) <= 59 && Number(text, 17) <= 59;
     }
+
+    private static bool IsDigit(byte value) => (uint)(value - '0') <= 9;
+
+    // The value of the two digits at at, known to be digits.
+    private static int Number(ReadOnlySpan<byte> text, int at) => ((text[at] - '0') * 10) + text[at + 1] - '0';
 
     // A member's prefix as ValueEnd compares it: its bytes, padded with zeros to a vector, and a mask of those that are
     // its own.
