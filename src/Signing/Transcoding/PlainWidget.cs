@@ -242,12 +242,13 @@ internal static class PlainWidget
     // quote follows. Where a member starts depends on where the value before it ended, so the members are matched one
     // after the other, and each step is kept short: one load of 32 bytes holds the prefix (one masked comparison) and,
     // for a value of up to 17 bytes, its closing quote. A longer value, or a member too near the buffer's end for the
-    // load, is searched as any text is.
+    // load, is searched as any text is; so is every member where 32-byte vectors are not the processor's own (ARM64),
+    // rather than be emulated.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int ValueEnd(ReadOnlySpan<byte> widget, int at, int member)
     {
         ref readonly var prefix = ref CanonicalPrefixes[member];
-        if (at <= widget.Length - Vector256<byte>.Count)
+        if (Vector256.IsHardwareAccelerated && at <= widget.Length - Vector256<byte>.Count)
         {
             var bytes = Vector256.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)at);
             if (!((bytes ^ prefix.Bytes) & prefix.Mask).Equals(Vector256<byte>.Zero))
