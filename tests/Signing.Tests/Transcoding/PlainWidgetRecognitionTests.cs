@@ -24,6 +24,7 @@ public sealed class PlainWidgetRecognitionTests
         { "space, tilde and del", EnvelopeJson.Widget("property3", "\" ~\u007f!\"") },
         { "instant with an offset", EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56+02:00\"") },
         { "instant not yet checked", EnvelopeJson.Widget("createdUtc", "\"not an instant\"") },
+        { "empty instant, near the buffer's end", EnvelopeJson.Widget("createdUtc", "\"\"") },
     };
 
     public static TheoryData<string, string> OtherLayouts()
