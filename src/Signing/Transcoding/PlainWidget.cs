@@ -328,7 +328,7 @@ internal static class PlainWidget
     internal static bool IsCanonicalInstant(ReadOnlySpan<byte> text)
     {
         if (text.Length is < WholeSecondsInstant or > LongestInstant || text.Length == WholeSecondsInstant + 1 ||
-            text[^1] != 'Z' || text[16] != ':' || !IsDigit(text[17]) || !IsDigit(text[18]))
+            text[^1] != 'Z' || text[16] != ':' || !char.IsAsciiDigit((char)text[17]) || !char.IsAsciiDigit((char)text[18]))
         {
             return false;
         }
@@ -340,20 +340,10 @@ internal static class PlainWidget
             return false;
         }
 
-        if (text.Length > WholeSecondsInstant)
+        if (text.Length > WholeSecondsInstant &&
+            (text[19] != '.' || text[20..^1].ContainsAnyExceptInRange((byte)'0', (byte)'9') || text[^2] == '0'))
         {
-            if (text[19] != '.' || text[^2] == '0')
-            {
-                return false;
-            }
-
-            foreach (var digit in text[20..^1])
-            {
-                if (!IsDigit(digit))
-                {
-                    return false;
-                }
-            }
+            return false;
         }
 
         var year = (Number(text, 0) * 100) + Number(text, 2);
@@ -362,8 +352,6 @@ internal static class PlainWidget
         return year >= 1 && month is >= 1 and <= 12 && day >= 1 && day <= DateTime.DaysInMonth(year, month) &&
             Number(text, 11) <= 23 && Number(text, 14) <= 59 && Number(text, 17) <= 59;
     }
-
-    private static bool IsDigit(byte value) => (uint)(value - '0') <= 9;
 
     // The value of the two digits at at, known to be digits.
     private static int Number(ReadOnlySpan<byte> text, int at) => ((text[at] - '0') * 10) + text[at + 1] - '0';
