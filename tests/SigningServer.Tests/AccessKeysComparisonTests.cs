@@ -67,6 +67,16 @@ public sealed class AccessKeysComparisonTests
     }
 
     [Fact]
+    public void A_key_configured_under_two_names_matches()
+    {
+        // The same key under two names (kept under the old name while it is moved to a new one) is compared twice and
+        // matches twice; a match stays a match, it is not undone by the second.
+        var keys = new AccessKeys([Short, Short]);
+
+        Assert.True(keys.Matches(Short));
+    }
+
+    [Fact]
     public void Without_keys_nothing_matches_and_the_endpoints_are_open()
     {
         var keys = new AccessKeys([]);

@@ -33,7 +33,18 @@ public sealed class ArgumentGuardTests
     }
 
     [Fact]
-    public async Task Body_limits_refuse_missing_settings_or_budget()
+    public async Task The_access_key_filter_refuses_a_missing_context_even_when_open()
+    {
+        // Open, the filter would otherwise hand the missing context straight on to the endpoint.
+        var filter = new AccessKeyFilter(new AccessKeys([]));
+
+        var refused = await Assert.ThrowsAsync<ArgumentNullException>(async () => await filter.InvokeAsync(null!, _ => ValueTask.FromResult<object?>(null)));
+
+        Assert.Equal("context", refused.ParamName);
+    }
+
+    [Fact]
+    public async Task Body_limits_refuse_missing_settings_budget_or_strategies()
     {
         await using var services = TestServices.Build(TestKey.Base64);
         var options = services.GetRequiredService<IOptions<SigningOptions>>().Value;
@@ -42,5 +53,6 @@ public sealed class ArgumentGuardTests
 
         Assert.Equal("options", Assert.Throws<ArgumentNullException>(() => StrategyBodyLimits.Create(null!, budget, strategies)).ParamName);
         Assert.Equal("budget", Assert.Throws<ArgumentNullException>(() => StrategyBodyLimits.Create(options, null!, strategies)).ParamName);
+        Assert.Equal("strategies", Assert.Throws<ArgumentNullException>(() => StrategyBodyLimits.Create(options, budget, null!)).ParamName);
     }
 }

@@ -4,9 +4,10 @@ using Signing.Http.Memory;
 namespace SigningServer.Tests;
 
 /// <summary>
-/// The charge <see cref="RequestMemory"/> puts on a request, worked out by hand from its documented figures: two
-/// blocks and two 16 KiB chunks whatever the size, then per body byte the body (1), the envelope (2) and what the
-/// strategy holds, or 2 for <c>transcode</c>; a fraction of a byte is charged whole.
+/// The charge <see cref="RequestMemory"/> puts on a request, worked out by hand from its documented figures: while the
+/// body arrives, the whole blocks it has begun; then two blocks and two 16 KiB chunks whatever the size, and per body
+/// byte the body (1), the envelope (2) and what the strategy holds, or 2 for <c>transcode</c>; a fraction of a byte is
+/// charged whole.
 /// </summary>
 public sealed class RequestMemoryChargeTests
 {
@@ -25,6 +26,25 @@ public sealed class RequestMemoryChargeTests
     public void Transcode_is_charged_twice_its_body_on_top(long bodyBytes, long expected)
     {
         Assert.Equal(expected, RequestMemory.ForTranscode(bodyBytes, 1024));
+    }
+
+    [Theory]
+    [InlineData(1L, 1024L)]
+    [InlineData(1023L, 1024L)]
+    [InlineData(1024L, 1024L)]
+    [InlineData(1025L, 2048L)]
+    public void An_arriving_body_is_charged_the_whole_blocks_it_has_begun(long bodyBytes, long expected)
+    {
+        Assert.Equal(expected, RequestMemory.ForArrivedBody(bodyBytes, 1024));
+    }
+
+    [Theory]
+    [InlineData(0L, 34_816L)]
+    [InlineData(1L, 34_819L)]
+    [InlineData(1000L, 37_816L)]
+    public void Parsing_is_charged_the_body_and_its_envelope_three_times_the_body_on_top(long bodyBytes, long expected)
+    {
+        Assert.Equal(expected, RequestMemory.ForParse(bodyBytes, 1024));
     }
 
     [Theory]

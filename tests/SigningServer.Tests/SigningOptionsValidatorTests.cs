@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Configuration;
+using Microsoft.IO;
 using Signing.Http;
 using Signing.Http.Keys;
 
@@ -231,6 +232,63 @@ public sealed class SigningOptionsValidatorTests
         Assert.Empty(Failures(WithKey(), configuration: neighbour));
         var failure = Assert.Single(Failures(WithKey(), configuration: replaced));
         Assert.StartsWith("Signing:Buffers is no longer read", failure, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("0123456789abcdefghijklmnopqrstuv", true)]
+    [InlineData(" 0123456789abcdefghijklmnopqrstuv\n", true)]
+    [InlineData("0123456789abcdefghijklmnopqrstu", false)]
+    [InlineData(" 0123456789abcdefghijklmnopqrstu", false)]
+    public void Access_key_of_32_characters_passes_and_of_31_fails_after_trimming(string key, bool valid)
+    {
+        var options = WithKey();
+        options.AccessKeys["ops"] = key;
+
+        AssertOnly(
+            options,
+            valid,
+            "Signing:AccessKeys:ops (environment variable Signing__AccessKeys__ops) is too short: " +
+            "an access key must be at least 32 characters, for example the output of 'openssl rand -base64 32'.");
+    }
+
+    [Fact]
+    public void Access_key_failures_come_in_ordinal_order_of_name_whatever_the_configured_order()
+    {
+        var options = WithKey();
+        options.AccessKeys["b"] = "short";
+        options.AccessKeys["a"] = "short";
+
+        var failures = Failures(options);
+
+        Assert.Equal(2, failures.Count);
+        Assert.StartsWith("Signing:AccessKeys:a ", failures[0], StringComparison.Ordinal);
+        Assert.StartsWith("Signing:AccessKeys:b ", failures[1], StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(nameof(RecyclableMemoryStreamManager.Options.MaximumSmallPoolFreeBytes), 0L, true)]
+    [InlineData(nameof(RecyclableMemoryStreamManager.Options.MaximumSmallPoolFreeBytes), 1L, false)]
+    [InlineData(nameof(RecyclableMemoryStreamManager.Options.MaximumLargePoolFreeBytes), 0L, true)]
+    [InlineData(nameof(RecyclableMemoryStreamManager.Options.MaximumLargePoolFreeBytes), 1L, false)]
+    public void Free_pool_bound_is_at_most_the_memory_the_process_may_use(string setting, long overAvailable, bool valid)
+    {
+        // The validator offers no seam for the memory figure: it reads the runtime's, as this test does. The figure is
+        // the machine's or the container's and does not change while the process runs.
+        var available = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
+        var options = WithKey();
+        if (setting == nameof(RecyclableMemoryStreamManager.Options.MaximumSmallPoolFreeBytes))
+        {
+            options.RecyclableMemoryStream.MaximumSmallPoolFreeBytes = available + overAvailable;
+        }
+        else
+        {
+            options.RecyclableMemoryStream.MaximumLargePoolFreeBytes = available + overAvailable;
+        }
+
+        AssertOnly(
+            options,
+            valid,
+            $"Signing:RecyclableMemoryStream:{setting} must be at most the {available / (1024 * 1024)} MiB the process may use.");
     }
 
     [Fact]

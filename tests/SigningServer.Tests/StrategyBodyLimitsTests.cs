@@ -10,7 +10,8 @@ namespace SigningServer.Tests;
 /// Each strategy's own body limit within the in-flight budget, worked out by hand from <see cref="RequestMemory"/>'s
 /// figures for a 64 MiB budget and 128 KiB blocks (an empty request is charged 294,912 bytes): the largest body whose
 /// charge fits, capped by the body limit; a declared body over a strategy's limit is refused unread with a 413 that
-/// names the strategy, its limit and the strategies that take the body; and a budget no strategy fits is a bad setting.
+/// names the strategy, its limit and the strategies that take the body (one of exactly a strategy's limit among them);
+/// a budget only some strategies fit leaves the others no body; and a budget no strategy fits is a bad setting.
 /// </summary>
 public sealed class StrategyBodyLimitsTests
 {
@@ -78,7 +79,54 @@ public sealed class StrategyBodyLimitsTests
 
         var failure = Assert.Throws<OptionsValidationException>(() => services.GetRequiredService<StrategyBodyLimits>());
 
-        Assert.StartsWith("Signing:MaxInFlightBytes (1048576 bytes) cannot hold a request of any size with any strategy", Assert.Single(failure.Failures), StringComparison.Ordinal);
+        // An empty request: two 1 MiB blocks and two 16 KiB chunks, 2,129,920 bytes. The line says what to change.
+        Assert.Equal(
+            "Signing:MaxInFlightBytes (1048576 bytes) cannot hold a request of any size with any strategy: " +
+            "even an empty one is charged 2129920 bytes (Signing:RecyclableMemoryStream:BlockSize 1048576 bytes). " +
+            "Raise the first or lower the second.",
+            Assert.Single(failure.Failures));
+    }
+
+    [Fact]
+    public async Task A_budget_only_the_cheaper_strategies_fit_starts_with_no_body_for_the_costlier_ones()
+    {
+        // 507,901-byte blocks leave 6 bytes of the 1 MiB budget past an empty request (2 * 507,901 + 32,768 =
+        // 1,048,570): per body byte string needs 8.5 and memorystream 7.5, so neither takes a byte; recyclable and
+        // recyclablehash (4.5, 5 for one byte) and streaming (3.5, 7 for two) take 1, utf8 (3) 2 and transcode (2) 3.
+        var settings = WithBudget(1024 * 1024);
+        settings["Signing:RecyclableMemoryStream:BlockSize"] = "507901";
+        await using var services = TestServices.Build(settings);
+
+        var limits = services.GetRequiredService<StrategyBodyLimits>().ToDictionary();
+
+        Assert.Equal(
+            new Dictionary<string, long>
+            {
+                ["string"] = 0,
+                ["memorystream"] = 0,
+                ["recyclable"] = 1,
+                ["recyclablehash"] = 1,
+                ["streaming"] = 1,
+                ["utf8"] = 2,
+                ["transcode"] = 3,
+            },
+            limits);
+    }
+
+    [Fact]
+    public async Task A_body_of_exactly_a_strategys_limit_is_one_that_strategy_takes()
+    {
+        // 8,908,526 bytes is memorystream's limit itself (see Limits): too large for string, which lists memorystream
+        // among the strategies that take it.
+        await using var services = TestServices.Build(WithBudget(Budget));
+        var context = DirectRequest.Post(services, "/api/sign", new ObservedBodyStream(Bodies.Padded(8_908_526)), 8_908_526, "?strategy=string");
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status413PayloadTooLarge, context.Response.StatusCode);
+        Assert.Equal(
+            ["memorystream", "recyclable", "recyclablehash", "streaming", "utf8", "transcode"],
+            DirectRequest.Problem(context).GetProperty("strategiesTakingBody").EnumerateArray().Select(e => e.GetString()!));
     }
 
     private static Dictionary<string, string?> WithBudget(long bytes) => new()
