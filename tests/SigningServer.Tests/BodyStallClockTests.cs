@@ -5,8 +5,9 @@ namespace SigningServer.Tests;
 
 /// <summary>
 /// <see cref="BodyStallClock"/> on a fake clock: beats on time end a silence at the timeout, once; a late beat (a
-/// process too starved to run its timer) counts as one beat, as Kestrel's heartbeat does; bytes that arrive start the
-/// silence again; time spent not waiting is not counted.
+/// process too starved to run its timer), or the beats it owes run back to back, count as one beat, as Kestrel's
+/// heartbeat does; bytes that arrive start the silence again; time spent not waiting is not counted, and a beat queued
+/// before the read ended or the clock was disposed counts nothing; the clock beats only while a read waits.
 /// </summary>
 public sealed class BodyStallClockTests
 {
@@ -87,6 +88,93 @@ public sealed class BodyStallClockTests
         Beat(time, clock, 1);
 
         Assert.True(clock.Stalled);
+    }
+
+    [Fact]
+    public void Beats_owed_after_a_starved_spell_run_back_to_back_and_count_as_one_beat()
+    {
+        var time = new FakeTimeProvider();
+        using var clock = new BodyStallClock(time, Timeout, () => { });
+        clock.Start();
+
+        // A whole timeout passes before the process runs its timer again; the four beats it owes then run at once, and
+        // that spell was the server's, not the client's.
+        time.Advance(Timeout);
+
+        Assert.False(clock.Stalled);
+    }
+
+    [Fact]
+    public void A_beat_queued_before_the_read_ended_counts_nothing()
+    {
+        var time = new QueuedBeatTimeProvider();
+        var stalls = 0;
+        using var clock = new BodyStallClock(time, Timeout, () => stalls++);
+        clock.Start();
+        Beat(time, clock, 3);
+
+        // The fourth beat falls due and is queued, but the read ends first (without bytes, so the silence is kept): the
+        // beat, run late, must not cut off a request that is no longer waiting for its client.
+        time.AdjustTime(time.GetUtcNow() + clock.Beat);
+        clock.Stop(arrived: false);
+        time.RunQueuedBeat();
+
+        Assert.False(clock.Stalled);
+        Assert.Equal(0, stalls);
+    }
+
+    [Fact]
+    public void A_beat_queued_before_the_clock_was_disposed_counts_nothing()
+    {
+        var time = new QueuedBeatTimeProvider();
+        var stalls = 0;
+        var clock = new BodyStallClock(time, Timeout, () => stalls++);
+        clock.Start();
+        Beat(time, clock, 3);
+
+        // The request ended (its read stopped, its clock disposed) with a beat queued: no stall for a request that is gone.
+        time.AdjustTime(time.GetUtcNow() + clock.Beat);
+        clock.Stop(arrived: false);
+        clock.Dispose();
+        time.RunQueuedBeat();
+
+        Assert.False(clock.Stalled);
+        Assert.Equal(0, stalls);
+    }
+
+    [Fact]
+    public void The_clock_beats_only_while_a_read_waits()
+    {
+        // Each beat is a thread-pool callback for a request in flight: a clock that times no read costs nothing.
+        var time = new QueuedBeatTimeProvider();
+        using var clock = new BodyStallClock(time, Timeout, () => { });
+        clock.Start();
+        Beat(time, clock, 2);
+        clock.Stop(arrived: true);
+        Beat(time, clock, 8);
+        Assert.Equal(2, time.Beats);
+
+        // Nor once the body has stalled: the request is over.
+        clock.Start();
+        Beat(time, clock, 4);
+        Assert.True(clock.Stalled);
+        Beat(time, clock, 8);
+        Assert.Equal(6, time.Beats);
+    }
+
+    [Fact]
+    public void A_clock_disposed_while_a_read_waits_beats_no_more()
+    {
+        var time = new QueuedBeatTimeProvider();
+        var clock = new BodyStallClock(time, Timeout, () => { });
+        clock.Start();
+        Beat(time, clock, 1);
+
+        // A timer left beating would keep the clock, and its request's reader, alive as long as the process.
+        clock.Dispose();
+        Beat(time, clock, 8);
+
+        Assert.Equal(1, time.Beats);
     }
 
     // The fake clock runs every beat due within one Advance at its end, which is a late beat; on time is one at a time.

@@ -10,8 +10,9 @@ namespace SigningServer.Tests;
 /// Each strategy's own body limit within the in-flight budget, worked out by hand from <see cref="RequestMemory"/>'s
 /// figures for a 64 MiB budget and 128 KiB blocks (an empty request is charged 294,912 bytes): the largest body whose
 /// charge fits, capped by the body limit; a declared body over a strategy's limit is refused unread with a 413 that
-/// names the strategy, its limit and the strategies that take the body (one of exactly a strategy's limit among them);
-/// a budget only some strategies fit leaves the others no body; and a budget no strategy fits is a bad setting.
+/// names the strategy, its limit and the strategies that take the body (one of exactly a strategy's limit among them),
+/// as is one found over it while reading; a budget only some strategies fit leaves the others no body; and a budget
+/// no strategy fits is a bad setting.
 /// </summary>
 public sealed class StrategyBodyLimitsTests
 {
@@ -68,6 +69,27 @@ public sealed class StrategyBodyLimitsTests
             problem.GetProperty("strategiesTakingBody").EnumerateArray().Select(e => e.GetString()!));
         Assert.Contains("7860464 bytes with strategy 'string'", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
         Assert.Equal(0, services.GetRequiredService<InFlightBudget>().InUseBytes);
+    }
+
+    [Fact]
+    public async Task A_body_found_over_the_strategys_own_limit_while_reading_names_the_strategies_that_take_it()
+    {
+        // No declared length: the body is found too large as it arrives, and the client is told as much as if it had
+        // declared it (a smaller budget, so that the body is small).
+        await using var services = TestServices.Build(WithBudget(1024 * 1024));
+        var limit = services.GetRequiredService<StrategyBodyLimits>()["string"];
+        Assert.True(limit < 32L * 1024 * 1024);
+        var context = DirectRequest.Post(services, "/api/sign", new ObservedBodyStream(Bodies.Padded((int)limit + 1)), declaredLength: null, "?strategy=string");
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status413PayloadTooLarge, context.Response.StatusCode);
+        var problem = DirectRequest.Problem(context);
+        Assert.Equal("string", problem.GetProperty("strategy").GetString());
+        Assert.Equal(limit, problem.GetProperty("maxBodyBytes").GetInt64());
+        Assert.Equal(
+            ["memorystream", "recyclable", "recyclablehash", "streaming", "utf8", "transcode"],
+            problem.GetProperty("strategiesTakingBody").EnumerateArray().Select(e => e.GetString()!));
     }
 
     [Fact]
