@@ -1,5 +1,8 @@
+using System.Buffers;
+using System.IO.Pipelines;
 using System.Text;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.RequestDecompression;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
@@ -14,8 +17,9 @@ namespace SigningServer.Tests;
 /// <summary>
 /// What reading a request's body holds is released as soon as the body has been read, whether the envelope came back
 /// or the request was refused: a compressed body's decompressor (zlib's native state, freed only when it is disposed,
-/// and the pipe's buffers over it), and the stall clock's timer of a read that had to wait. A server taking many
-/// requests must not leave either to the finalizer.
+/// and the pipe's buffers over it), the stall clock's timer of a read that had to wait, and the host's read of a body
+/// the transcoder refused. A server taking many requests must not leave the first two to the finalizer, nor the host
+/// a read it cannot drain.
 /// </summary>
 public sealed class BodyReadReleaseTests
 {
@@ -62,6 +66,25 @@ public sealed class BodyReadReleaseTests
         Assert.Equal(0, time.LiveTimers);
     }
 
+    [Fact]
+    public async Task A_body_the_transcoder_refuses_is_handed_back_for_the_host_to_drain()
+    {
+        // Kestrel drains what a request left unread before it takes the connection's next request, and cannot while a
+        // read is still held ("Reading is already in progress"): it would drop the connection, and the client's
+        // keep-alive with it. The transcoder refuses this body while it holds its read.
+        await using var services = TestServices.Build(TestKey.Base64);
+        var body = Encoding.UTF8.GetBytes("{\"widgets\":[{\"id\":}]}");
+        var host = new KestrelStyleBodyReader(PipeReader.Create(new ReadOnlySequence<byte>(body)));
+        var context = DirectRequest.Post(services, "/api/sign", Stream.Null, body.Length, "?strategy=transcode");
+        context.Features.Set<IRequestBodyPipeFeature>(new HostBody(host));
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status400BadRequest, context.Response.StatusCode);
+        var drained = await host.ReadAsync();
+        host.AdvanceTo(drained.Buffer.End);
+    }
+
     private static EnvelopeRequestReader Reader(IServiceProvider services, IRequestDecompressionProvider decompression, TimeProvider time) => new(
         services.GetRequiredService<RecyclableMemoryStreamManager>(),
         decompression,
@@ -77,6 +100,12 @@ public sealed class BodyReadReleaseTests
         public Stream? Decompressor { get; private set; }
 
         public Stream? GetDecompressionStream(HttpContext context) => Decompressor = inner.GetDecompressionStream(context);
+    }
+
+    // The host's body reader, as the server's request feature hands it to the endpoint.
+    private sealed class HostBody(PipeReader reader) : IRequestBodyPipeFeature
+    {
+        public PipeReader Reader => reader;
     }
 
     // A body the client holds back until the test releases it: the first read waits for the client, so its clock runs.
