@@ -22,13 +22,13 @@ public sealed class BodyStallClockTests
         Assert.Equal(Timeout / 4, clock.Beat);
 
         clock.Start();
-        Beat(time, clock, 3);
+        time.BeatOnTime(clock, 3);
         Assert.False(clock.Stalled);
-        Beat(time, clock, 1);
+        time.BeatOnTime(clock, 1);
 
         Assert.True(clock.Stalled);
         Assert.Equal(1, stalls);
-        Beat(time, clock, 12);
+        time.BeatOnTime(clock, 12);
         Assert.Equal(1, stalls);
     }
 
@@ -49,13 +49,13 @@ public sealed class BodyStallClockTests
 
         // The process was starved for ten timeouts: the first beat runs that late.
         time.AdjustTime(time.GetUtcNow() + (Timeout * 10));
-        Beat(time, clock, 1);
+        time.BeatOnTime(clock, 1);
         Assert.False(clock.Stalled);
 
         // From there the silence counts on time again.
-        Beat(time, clock, 2);
+        time.BeatOnTime(clock, 2);
         Assert.False(clock.Stalled);
-        Beat(time, clock, 1);
+        time.BeatOnTime(clock, 1);
         Assert.True(clock.Stalled);
     }
 
@@ -66,11 +66,11 @@ public sealed class BodyStallClockTests
         using var clock = new BodyStallClock(time, Timeout, () => { });
 
         clock.Start();
-        Beat(time, clock, 3);
+        time.BeatOnTime(clock, 3);
         clock.Stop(arrived: true);
         time.Advance(Timeout * 10);
         clock.Start();
-        Beat(time, clock, 3);
+        time.BeatOnTime(clock, 3);
 
         Assert.False(clock.Stalled);
     }
@@ -82,10 +82,10 @@ public sealed class BodyStallClockTests
         using var clock = new BodyStallClock(time, Timeout, () => { });
 
         clock.Start();
-        Beat(time, clock, 3);
+        time.BeatOnTime(clock, 3);
         clock.Stop(arrived: false);
         clock.Start();
-        Beat(time, clock, 1);
+        time.BeatOnTime(clock, 1);
 
         Assert.True(clock.Stalled);
     }
@@ -111,7 +111,7 @@ public sealed class BodyStallClockTests
         var stalls = 0;
         using var clock = new BodyStallClock(time, Timeout, () => stalls++);
         clock.Start();
-        Beat(time, clock, 3);
+        time.BeatOnTime(clock, 3);
 
         // The fourth beat falls due and is queued, but the read ends first (without bytes, so the silence is kept): the
         // beat, run late, must not cut off a request that is no longer waiting for its client.
@@ -130,7 +130,7 @@ public sealed class BodyStallClockTests
         var stalls = 0;
         var clock = new BodyStallClock(time, Timeout, () => stalls++);
         clock.Start();
-        Beat(time, clock, 3);
+        time.BeatOnTime(clock, 3);
 
         // The request ended (its read stopped, its clock disposed) with a beat queued: no stall for a request that is gone.
         time.AdjustTime(time.GetUtcNow() + clock.Beat);
@@ -149,16 +149,16 @@ public sealed class BodyStallClockTests
         var time = new QueuedBeatTimeProvider();
         using var clock = new BodyStallClock(time, Timeout, () => { });
         clock.Start();
-        Beat(time, clock, 2);
+        time.BeatOnTime(clock, 2);
         clock.Stop(arrived: true);
-        Beat(time, clock, 8);
+        time.BeatOnTime(clock, 8);
         Assert.Equal(2, time.Beats);
 
         // Nor once the body has stalled: the request is over.
         clock.Start();
-        Beat(time, clock, 4);
+        time.BeatOnTime(clock, 4);
         Assert.True(clock.Stalled);
-        Beat(time, clock, 8);
+        time.BeatOnTime(clock, 8);
         Assert.Equal(6, time.Beats);
     }
 
@@ -168,21 +168,12 @@ public sealed class BodyStallClockTests
         var time = new QueuedBeatTimeProvider();
         var clock = new BodyStallClock(time, Timeout, () => { });
         clock.Start();
-        Beat(time, clock, 1);
+        time.BeatOnTime(clock, 1);
 
         // A timer left beating would keep the clock, and its request's reader, alive as long as the process.
         clock.Dispose();
-        Beat(time, clock, 8);
+        time.BeatOnTime(clock, 8);
 
         Assert.Equal(1, time.Beats);
-    }
-
-    // The fake clock runs every beat due within one Advance at its end, which is a late beat; on time is one at a time.
-    private static void Beat(FakeTimeProvider time, BodyStallClock clock, int beats)
-    {
-        for (var i = 0; i < beats; i++)
-        {
-            time.Advance(clock.Beat);
-        }
     }
 }

@@ -81,10 +81,7 @@ public sealed class GuardedBodyReaderTests
         reader.AdvanceTo(first.Buffer.End);
 
         var pending = reader.ReadAsync();
-        for (var i = 0; i < 4; i++)
-        {
-            time.Advance(clock.Beat);
-        }
+        time.BeatOnTime(clock, 4);
 
         var stalled = await Assert.ThrowsAsync<BadHttpRequestException>(async () => await pending);
         Assert.Equal(StatusCodes.Status408RequestTimeout, stalled.StatusCode);
@@ -105,9 +102,7 @@ public sealed class GuardedBodyReaderTests
         using var cancelled = new CancellationTokenSource();
 
         var failing = reader.ReadAsync(cancelled.Token);
-        time.Advance(clock.Beat);
-        time.Advance(clock.Beat);
-        time.Advance(clock.Beat);
+        time.BeatOnTime(clock, 3);
         await cancelled.CancelAsync();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await failing);
 
@@ -133,9 +128,7 @@ public sealed class GuardedBodyReaderTests
 
         // Three quarters of the timeout silent, then bytes.
         var first = reader.ReadAsync();
-        time.Advance(clock.Beat);
-        time.Advance(clock.Beat);
-        time.Advance(clock.Beat);
+        time.BeatOnTime(clock, 3);
         await pipe.Writer.WriteAsync(new byte[] { 1 });
         reader.AdvanceTo((await first).Buffer.End);
 
@@ -145,9 +138,7 @@ public sealed class GuardedBodyReaderTests
 
         // The next wait counts from zero: three quarters of the timeout again is not a stall.
         var second = reader.ReadAsync();
-        time.Advance(clock.Beat);
-        time.Advance(clock.Beat);
-        time.Advance(clock.Beat);
+        time.BeatOnTime(clock, 3);
         Assert.False(clock.Stalled);
         await pipe.Writer.WriteAsync(new byte[] { 2 });
         Assert.Equal(1, (await second).Buffer.Length);
