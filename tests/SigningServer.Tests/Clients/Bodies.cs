@@ -3,7 +3,7 @@ using Newtonsoft.Json;
 using Signing;
 using Signing.Generation;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>Request bodies and the content objects that carry them.</summary>
 internal static class Bodies

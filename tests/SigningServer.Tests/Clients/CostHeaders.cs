@@ -2,7 +2,7 @@ using System.Globalization;
 using Signing.Http;
 using Signing.Http.Requests;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>Reads the cost a sign response reports (<see cref="SignCostHeaders"/>), checking the format as it goes.</summary>
 internal static class CostHeaders

@@ -2,8 +2,9 @@ using System.Globalization;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>
 /// A request handed straight to <see cref="SignEndpoint"/> or <see cref="VerifyEndpoint"/> on a

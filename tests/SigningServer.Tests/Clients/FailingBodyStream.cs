@@ -1,4 +1,4 @@
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>
 /// A request body for direct invocation whose first read fails the way a transport or a broken stream can: by never

@@ -1,6 +1,6 @@
 using System.Net;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>
 /// A request body that sends its first <c>headBytes</c> and then waits for <see cref="Release"/> before sending the

@@ -1,4 +1,4 @@
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>
 /// A request body for direct invocation that records how the endpoint reads it: how many reads were asked of it and

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text.Json;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>Checks that a response is an RFC 9457 problem with the expected status, and returns its body.</summary>
 internal static class ProblemResponse

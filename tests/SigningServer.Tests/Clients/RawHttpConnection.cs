@@ -1,7 +1,7 @@
 using System.Net.Sockets;
 using System.Text;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>
 /// One TCP connection to a loopback server, for requests no well-behaved HttpClient sends: a Content-Length the body

@@ -1,8 +1,9 @@
 using System.Net;
 using System.Net.Http.Json;
 using Signing.Http;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>
 /// What must hold after any client mistake: the server still signs a valid request correctly, and every pooled

@@ -2,7 +2,7 @@ using System.Net.Http.Json;
 using Signing.Http;
 using Signing.Http.Stats;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>One strategy's request and error totals as <c>GET /api/stats</c> reports them.</summary>
 internal sealed record StrategyCounts(long Requests, long Errors)

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Http.Headers;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>
 /// <c>application/json</c> content whose length is not known up front, so the client sends it without a

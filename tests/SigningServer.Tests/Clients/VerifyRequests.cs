@@ -2,7 +2,7 @@ using System.Net.Http.Json;
 using Signing.Http;
 using Signing.Http.Keys;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Clients;
 
 /// <summary>Requests to <c>/api/verify</c> and <c>/api/sign</c> as a receiver and a sender make them.</summary>
 internal static class VerifyRequests

@@ -1,6 +1,8 @@
 using System.Globalization;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hostile;
 
 /// <summary>
 /// Clients that go away mid-upload and mid-response, over raw loopback sockets to real Kestrel with the write-up's

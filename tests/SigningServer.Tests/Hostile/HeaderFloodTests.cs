@@ -1,8 +1,10 @@
 using System.Net.Sockets;
 using System.Text;
 using Signing.Http;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hostile;
 
 /// <summary>
 /// What SigningServer's Kestrel does with a client that never finishes its headers (Slowloris), and with one that sends

@@ -2,8 +2,10 @@ using System.Net;
 using System.Net.Http.Json;
 using Signing.Http;
 using Signing.Tests.Hostile;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hostile;
 
 /// <summary>
 /// Bodies just over a host's 4 KiB limit (a valid envelope padded with spaces, so size is the only fault), sent with

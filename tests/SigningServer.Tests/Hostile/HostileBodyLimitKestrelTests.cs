@@ -1,4 +1,6 @@
-namespace SigningServer.Tests;
+using SigningServer.Tests.Hosts;
+
+namespace SigningServer.Tests.Hostile;
 
 /// <summary><see cref="HostileBodyLimitCases"/> on real Kestrel over loopback with a 4 KiB limit.</summary>
 public sealed class HostileBodyLimitKestrelTests(KestrelSigningServerFactory factory)

@@ -1,7 +1,9 @@
 using System.Globalization;
 using System.Text;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hostile;
 
 /// <summary>
 /// Content-Length lies over raw loopback sockets to real Kestrel: a huge declared length with a short body, answered

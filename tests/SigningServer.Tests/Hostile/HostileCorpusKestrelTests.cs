@@ -1,6 +1,8 @@
 using Signing.Tests.Hostile;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hostile;
 
 /// <summary>
 /// The corpus cases that fit under real Kestrel's 4 KiB limit (<see cref="KestrelSigningServerFactory"/>), over

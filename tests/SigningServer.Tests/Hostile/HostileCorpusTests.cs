@@ -1,7 +1,9 @@
 using System.Net;
 using Signing.Tests.Hostile;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hostile;
 
 /// <summary>
 /// The whole generated corpus (<see cref="HostileCorpus"/>) against the in-memory host with its default body limit:

@@ -1,8 +1,9 @@
 using System.Net;
 using System.Text.Json;
 using Signing.Tests.Hostile;
+using SigningServer.Tests.Clients;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hostile;
 
 /// <summary>What every hostile request must get: a 4xx (never a 5xx) with a problem details body that agrees with it.</summary>
 internal static class HostileResponse

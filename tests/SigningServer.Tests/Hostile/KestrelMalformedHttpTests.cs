@@ -1,7 +1,9 @@
 using System.Net.Sockets;
 using System.Text;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hostile;
 
 /// <summary>
 /// Requests no well-behaved HttpClient sends, written byte by byte to real Kestrel: broken chunked framing, and a

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>Polls for something the server does after the client is gone, for a bounded time.</summary>
 internal static class BoundedWait

@@ -2,7 +2,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>A host with any environment and settings whose log is kept, for tests of start-up validation.</summary>
 public sealed class ConfiguredServerFactory(string environment, IReadOnlyDictionary<string, string?> settings)

@@ -3,7 +3,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>
 /// SigningServer on real Kestrel at a loopback port the OS picks, with a 2 MiB body limit (room for the write-up's

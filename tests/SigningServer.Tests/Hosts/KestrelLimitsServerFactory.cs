@@ -1,6 +1,6 @@
 using System.Net;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>
 /// SigningServer on real Kestrel with a 1 MiB body limit: room for a body that arrives slower than the service allows

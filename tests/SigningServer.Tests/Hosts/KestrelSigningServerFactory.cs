@@ -1,6 +1,6 @@
 using System.Net;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>
 /// SigningServer on real Kestrel at a loopback port the OS picks, with a 4 KiB body limit. TestServer enforces no

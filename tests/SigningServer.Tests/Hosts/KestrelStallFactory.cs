@@ -1,4 +1,4 @@
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>
 /// SigningServer on real Kestrel at a loopback port, with a short body stall timeout (2 s), so that tests of silent and

@@ -6,7 +6,7 @@ using Signing;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>
 /// SigningServer on the in-memory TestServer, in the "Testing" environment (so no appsettings.Development.json and

@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Text.RegularExpressions;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>
 /// SigningServer as an operator runs it: <c>dotnet SigningServer.dll</c> in its own process, configured only through

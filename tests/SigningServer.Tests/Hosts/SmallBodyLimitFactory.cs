@@ -1,4 +1,4 @@
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>The usual test host with <c>Signing:MaxRequestBodyBytes</c> at 4 KiB, so limit tests need only small bodies.</summary>
 public sealed class SmallBodyLimitFactory : SigningServerFactory

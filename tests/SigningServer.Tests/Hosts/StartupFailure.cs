@@ -1,7 +1,7 @@
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>Starts a host that must fail validation, and returns the failure as the host reported it.</summary>
 internal static class StartupFailure

@@ -1,7 +1,7 @@
 using Microsoft.Extensions.FileProviders;
 using Microsoft.Extensions.Hosting;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>The <see cref="IHostEnvironment"/> that <c>AddSigning()</c>'s validator needs, without a host.</summary>
 internal sealed class TestHostEnvironment(string environmentName) : IHostEnvironment

@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Hosts;
 
 /// <summary>The key every test host signs with, and the HMAC a correct server must produce with it.</summary>
 internal static class TestKey

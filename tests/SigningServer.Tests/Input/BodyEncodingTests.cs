@@ -1,7 +1,9 @@
 using System.Net;
 using System.Text;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary>The body must be UTF-8 without a byte order mark; anything else is 400, never silently repaired.</summary>
 public sealed class BodyEncodingTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

@@ -1,7 +1,9 @@
 using System.Net;
 using System.Net.Http.Headers;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary>Only JSON is read: any other content type, or none, is 415 before the body is touched.</summary>
 public sealed class ContentTypeTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

@@ -1,6 +1,8 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary>A JSON request with nothing (or nothing but whitespace) in it: 400, not a null envelope signed.</summary>
 public sealed class EmptyBodyTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

@@ -1,6 +1,8 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary>Well-formed JSON that is not an envelope, or has a value of the wrong type: 400 naming the path.</summary>
 public sealed class EnvelopeShapeTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

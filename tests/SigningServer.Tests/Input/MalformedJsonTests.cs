@@ -1,6 +1,8 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary>Bodies that are not JSON, or stop before the JSON does: 400 saying where.</summary>
 public sealed class MalformedJsonTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

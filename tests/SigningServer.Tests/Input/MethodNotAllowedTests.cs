@@ -1,6 +1,8 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary><c>/api/sign</c> takes POST only.</summary>
 public sealed class MethodNotAllowedTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

@@ -1,6 +1,8 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary>Hostile nesting is a 400, never a stack overflow or a 500.</summary>
 public sealed class NestingDepthTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

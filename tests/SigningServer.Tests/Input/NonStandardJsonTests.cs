@@ -1,6 +1,8 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary>
 /// Text that is not JSON under RFC 8259 but that Newtonsoft.Json reads anyway. Signing it means signing a document

@@ -1,6 +1,8 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary>A member the envelope does not have would not be signed, so it is refused rather than dropped.</summary>
 public sealed class UnknownPropertyTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

@@ -1,6 +1,8 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Input;
 
 /// <summary>A strategy name the server does not have: 400 listing the names it does.</summary>
 public sealed class UnknownStrategyTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

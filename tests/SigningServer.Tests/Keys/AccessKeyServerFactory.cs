@@ -1,4 +1,6 @@
-namespace SigningServer.Tests;
+using SigningServer.Tests.Hosts;
+
+namespace SigningServer.Tests.Keys;
 
 /// <summary>The usual test host with two access keys configured, and its log kept.</summary>
 internal static class AccessKeyServerFactory

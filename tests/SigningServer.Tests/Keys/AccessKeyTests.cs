@@ -2,8 +2,10 @@ using System.Net;
 using System.Net.Http.Json;
 using Microsoft.Extensions.Logging;
 using Signing.Http;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Keys;
 
 /// <summary>
 /// SigningServer with <c>Signing:AccessKeys</c> set asks what the Functions host asks: one of the keys in the

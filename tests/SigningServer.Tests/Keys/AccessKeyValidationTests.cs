@@ -1,4 +1,6 @@
-namespace SigningServer.Tests;
+using SigningServer.Tests.Hosts;
+
+namespace SigningServer.Tests.Keys;
 
 /// <summary>
 /// An access key that is empty or short enough to guess stops the host as it starts, with one line naming the setting

@@ -1,7 +1,7 @@
 using System.Security.Cryptography;
 using Signing.Http.Access;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Keys;
 
 /// <summary>
 /// The access-key comparison itself: a key matches only as a whole, and what is compared is always two SHA-256 digests,

@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Text;
 using Signing.Http.Access;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Keys;
 
 /// <summary>
 /// A presented key too long to digest from the stack borrows an array from the shared pool and gives it back cleared:

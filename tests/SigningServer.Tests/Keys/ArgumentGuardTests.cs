@@ -5,8 +5,9 @@ using Signing;
 using Signing.Http;
 using Signing.Http.Access;
 using Signing.Http.Memory;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Keys;
 
 /// <summary>
 /// The access keys, their endpoint filter and the per-strategy body limits refuse a missing argument by its name,

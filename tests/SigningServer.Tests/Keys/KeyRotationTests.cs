@@ -7,8 +7,10 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Signing.Http;
 using Signing.Http.Keys;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Keys;
 
 /// <summary>
 /// Several keys by id: the active one signs and is reported, every configured one verifies, so a rotation (add the new

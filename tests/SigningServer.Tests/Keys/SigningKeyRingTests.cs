@@ -2,8 +2,9 @@ using Microsoft.IO;
 using Signing;
 using Signing.Http.Keys;
 using Signing.Transcoding;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Keys;
 
 /// <summary>
 /// <see cref="SigningKeyRing"/> built directly: the active id must be one of the keys (exactly, not after case

@@ -2,8 +2,10 @@ using System.Globalization;
 using System.Net;
 using System.Net.Http.Json;
 using Signing.Http;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Limits;
 
 /// <summary>
 /// The endpoint's own limit (<c>Signing:MaxRequestBodyBytes</c>), on TestServer, which enforces no Kestrel limit of

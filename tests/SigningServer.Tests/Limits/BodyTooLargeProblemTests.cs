@@ -1,6 +1,6 @@
 using Signing.Http;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Limits;
 
 /// <summary>
 /// The 413 for a body over a strategy's own limit says why in words a client can act on: the strategy and its limit,

@@ -1,6 +1,9 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
+using SigningServer.Tests.Reading;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Limits;
 
 /// <summary>The body limit counts the decompressed bytes: a small compressed body that inflates past it is a 413, not an allocation.</summary>
 public sealed class CompressedBodyLimitTests(SmallBodyLimitFactory factory) : IClassFixture<SmallBodyLimitFactory>

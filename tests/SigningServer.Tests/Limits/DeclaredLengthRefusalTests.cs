@@ -2,8 +2,10 @@ using System.Globalization;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Signing.Http.Keys;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Limits;
 
 /// <summary>
 /// A body whose <c>Content-Length</c> already says it is over <c>Signing:MaxRequestBodyBytes</c> is refused with 413

@@ -4,8 +4,10 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Signing.Http;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Limits;
 
 /// <summary>The endpoint over a real socket, with Kestrel's own body limit in force.</summary>
 public sealed class KestrelLoopbackTests(KestrelSigningServerFactory factory) : IClassFixture<KestrelSigningServerFactory>

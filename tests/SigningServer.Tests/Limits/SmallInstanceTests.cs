@@ -2,8 +2,10 @@ using System.Net;
 using System.Net.Http.Json;
 using Signing.Http;
 using Signing.Http.Stats;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Limits;
 
 /// <summary>
 /// SigningServer as a process on the smallest instance infra/ allows: a GC heap capped at 512 MiB

@@ -3,8 +3,10 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Signing.Http.Memory;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Limits;
 
 /// <summary>
 /// Each strategy's own body limit within the in-flight budget, worked out by hand from <see cref="RequestMemory"/>'s

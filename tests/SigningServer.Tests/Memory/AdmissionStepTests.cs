@@ -5,8 +5,10 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Signing.Http;
 using Signing.Http.Memory;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Memory;
 
 /// <summary>
 /// An envelope strategy's charges are each taken before the step they pay for, and a step that does not fit ends the

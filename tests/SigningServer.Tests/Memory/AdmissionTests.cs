@@ -3,8 +3,10 @@ using System.Net.Http.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
 using Signing.Http.Memory;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Memory;
 
 /// <summary>
 /// Admission control: a request is charged what it holds, as it comes to hold it (the blocks its body has filled, then

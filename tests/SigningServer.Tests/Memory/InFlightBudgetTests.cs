@@ -1,6 +1,6 @@
 using Signing.Http.Memory;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Memory;
 
 /// <summary>
 /// <see cref="InFlightBudget"/> and its <see cref="InFlightCharge"/>s without a server: whole KiB permits, a charge of

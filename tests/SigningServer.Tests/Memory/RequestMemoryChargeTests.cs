@@ -1,7 +1,7 @@
 using Signing;
 using Signing.Http.Memory;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Memory;
 
 /// <summary>
 /// The charge <see cref="RequestMemory"/> puts on a request, worked out by hand from its documented figures: while the

@@ -1,8 +1,10 @@
 using System.Net;
 using Signing.Http.Memory;
 using Signing.Http.Requests;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Memory;
 
 /// <summary>
 /// The parse part of a request's charge holds: what parsing allocates (the envelope, and what dies with it) stays

@@ -1,6 +1,7 @@
 using System.Globalization;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Memory;
 
 /// <summary>
 /// The usual test host with a 256 KiB body limit and a 4 MiB in-flight budget, so that a couple of requests held in

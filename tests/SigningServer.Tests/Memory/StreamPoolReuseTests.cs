@@ -3,7 +3,7 @@ using Signing.Generation;
 using Signing.Http.Memory;
 using Signing.Strategies;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Memory;
 
 /// <summary>
 /// With the service's default pool settings, a warm server reuses its blocks: signing the largest envelopes we

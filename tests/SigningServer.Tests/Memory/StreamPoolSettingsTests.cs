@@ -1,7 +1,7 @@
 using Microsoft.IO;
 using Signing.Http.Memory;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Memory;
 
 /// <summary>
 /// The rules a <c>Signing:RecyclableMemoryStream</c> value must meet, at their edges, so the manager is never made

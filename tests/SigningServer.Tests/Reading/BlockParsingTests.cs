@@ -3,8 +3,9 @@ using Microsoft.IO;
 using Signing;
 using Signing.Tests.Hostile;
 using Signing.Tests.Pool;
+using SigningServer.Tests.Clients;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// A body in the pool's blocks is parsed exactly as the same bytes in one span: the same envelope, or the same

@@ -11,8 +11,10 @@ using Signing;
 using Signing.Http;
 using Signing.Http.Memory;
 using Signing.Http.Requests;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// What reading a request's body holds is released as soon as the body has been read, whether the envelope came back

@@ -1,7 +1,7 @@
 using Microsoft.Extensions.Time.Testing;
 using Signing.Http.Requests;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// <see cref="BodyStallClock"/> on a fake clock: beats on time end a silence at the timeout, once; a late beat (a

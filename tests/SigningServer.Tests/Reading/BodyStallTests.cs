@@ -1,7 +1,9 @@
 using System.Diagnostics;
 using System.Globalization;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// A body that stops arriving is cut off with 408 once it has been silent for <c>Signing:BodyStallTimeout</c>, however

@@ -3,8 +3,10 @@ using Microsoft.Extensions.DependencyInjection;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
 using Signing.Http.Requests;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// A request cancelled (its client gone) after its body has been read and parsed but before it is signed is not

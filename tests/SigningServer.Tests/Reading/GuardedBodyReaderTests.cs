@@ -3,8 +3,9 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Time.Testing;
 using Signing.Http.Memory;
 using Signing.Http.Requests;
+using SigningServer.Tests.Clients;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// <see cref="GuardedBodyReader"/> over a pipe that stands for the host's body reader, on a fake clock: a server slow to

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// The host's body reader as strict as Kestrel's: one read at a time, each ended by one advance. A read begun while one

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Time.Testing;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// A <see cref="FakeTimeProvider"/> that counts the beats its timers deliver, and can deliver one more beat of the last

@@ -1,7 +1,7 @@
 using Microsoft.Extensions.Time.Testing;
 using Signing.Http.Requests;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Reading;
 
 /// <summary>Beats of a <see cref="BodyStallClock"/> on a fake clock, on time.</summary>
 internal static class StallBeats

@@ -3,8 +3,10 @@ using System.Net.Http.Json;
 using Signing;
 using Signing.Generation;
 using Signing.Http;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Signatures;
 
 /// <summary>Many requests at once, across every strategy: each gets its own correct signature.</summary>
 public sealed class ConcurrentRequestTests(SigningServerFactory testServer, KestrelSigningServerFactory kestrel)

@@ -8,8 +8,10 @@ using Signing;
 using Signing.Http;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Signatures;
 
 /// <summary>
 /// <see cref="SignEndpoint"/> with no server at all: the services from <c>AddSigning()</c>, a

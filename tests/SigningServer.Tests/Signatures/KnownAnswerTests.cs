@@ -1,8 +1,10 @@
 using System.Net;
 using System.Net.Http.Json;
 using Signing.Http;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Signatures;
 
 /// <summary>One signature checked against a value computed outside .NET altogether.</summary>
 public sealed class KnownAnswerTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

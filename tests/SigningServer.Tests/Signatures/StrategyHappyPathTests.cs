@@ -4,8 +4,10 @@ using System.Text.Json;
 using Signing;
 using Signing.Generation;
 using Signing.Http;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Signatures;
 
 /// <summary>Valid requests: every strategy, any letter case, the default, and the signature itself.</summary>
 public sealed class StrategyHappyPathTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

@@ -4,8 +4,10 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using Signing.Http;
 using Signing.Tests.Hostile;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Signatures;
 
 /// <summary>
 /// <c>transcode</c> over HTTP answers what the object path answers: for every hostile body the same status, title

@@ -3,8 +3,10 @@ using System.Net.Http.Json;
 using Signing.Http;
 using Signing.Http.Keys;
 using Signing.Http.Stats;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Signatures;
 
 /// <summary>
 /// <c>POST /api/verify</c> with one key: a signature the server made verifies, and a changed body, a changed

@@ -1,6 +1,8 @@
 using System.Net;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Startup;
 
 /// <summary>
 /// SigningServer reads its appsettings.json from its own folder wherever it is started from: an operator's

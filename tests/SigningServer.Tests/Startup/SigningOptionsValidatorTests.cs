@@ -2,8 +2,9 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.IO;
 using Signing.Http;
 using Signing.Http.Keys;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Startup;
 
 /// <summary>
 /// Every rule of <see cref="SigningOptionsValidator"/> at its edges, just inside and just outside, on the options

@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using Signing.Tests.Processes;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Startup;
 
 /// <summary>
 /// SigningServer as an operator starts it, as a process: a bad key or setting ends it with exit code 1 and one log

@@ -5,8 +5,10 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Signing.Http;
 using Signing.Http.Keys;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Startup;
 
 /// <summary>
 /// A missing, malformed, short or publicly known key stops the host as it starts, with a message that names

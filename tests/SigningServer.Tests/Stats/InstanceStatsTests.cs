@@ -1,7 +1,7 @@
 using Microsoft.Extensions.Configuration;
 using Signing.Http.Stats;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Stats;
 
 /// <summary>Which instance a process says it is: the platform's id where the platform sets one, else the machine.</summary>
 public sealed class InstanceStatsTests

@@ -2,8 +2,10 @@ using System.Net;
 using System.Net.Http.Json;
 using Signing.Http;
 using Signing.Http.Requests;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Stats;
 
 /// <summary>Every sign response says what it cost the server: Server-Timing and the bytes allocated per phase.</summary>
 public sealed class SignCostHeaderTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

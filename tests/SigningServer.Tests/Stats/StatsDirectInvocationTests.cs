@@ -4,8 +4,9 @@ using Microsoft.Extensions.DependencyInjection;
 using Signing;
 using Signing.Http;
 using Signing.Http.Keys;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Stats;
 
 /// <summary>
 /// <see cref="StatsEndpoint"/> with no server, as the Functions app's <c>stats</c> function runs it: the services from

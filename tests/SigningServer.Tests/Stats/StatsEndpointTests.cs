@@ -6,8 +6,10 @@ using Signing.Http;
 using Signing.Http.Memory;
 using Signing.Http.Requests;
 using Signing.Http.Stats;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Stats;
 
 /// <summary><c>GET /api/stats</c>: its shape, and totals that move exactly with the requests each strategy served.</summary>
 public sealed class StatsEndpointTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>

@@ -2,8 +2,9 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using OpenTelemetry.Metrics;
 using Signing.Http.Stats;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Telemetry;
 
 /// <summary>
 /// The usual test host with OpenTelemetry's in-memory exporter added to the meter provider that

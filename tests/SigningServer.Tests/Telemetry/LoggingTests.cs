@@ -4,8 +4,10 @@ using Microsoft.Extensions.Logging;
 using Newtonsoft.Json.Linq;
 using Signing;
 using Signing.Http;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Telemetry;
 
 /// <summary>
 /// What sign and verify log: structured events with the strategy, sizes and durations as named fields, and never

@@ -1,4 +1,4 @@
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Telemetry;
 
 /// <summary>
 /// The tests that watch an OpenTelemetry meter provider, run one at a time after the rest. The provider subscribes to

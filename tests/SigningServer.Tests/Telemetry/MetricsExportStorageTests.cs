@@ -1,6 +1,7 @@
 using Signing.Http.Telemetry;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Telemetry;
 
 /// <summary>
 /// Where the Azure Monitor exporter keeps the exports it could not send, seen on disk from a real SigningServer: its

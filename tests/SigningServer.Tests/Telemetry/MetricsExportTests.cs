@@ -8,8 +8,10 @@ using Signing.Http;
 using Signing.Http.Requests;
 using Signing.Http.Stats;
 using Signing.Http.Telemetry;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Telemetry;
 
 /// <summary>
 /// What the meter provider that <c>AddSigning()</c> registers hands an exporter, read through OpenTelemetry's in-memory

@@ -1,6 +1,7 @@
 using Signing.Http.Telemetry;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Telemetry;
 
 /// <summary>
 /// An Application Insights connection string with no managed identity to send as stops the host as it starts, with one

@@ -1,8 +1,10 @@
 using System.Net;
 using Signing.Http;
 using Signing.Http.Stats;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Telemetry;
 
 /// <summary>
 /// SigningServer started with the standard OTLP settings in its environment sends the <c>Signing</c> metrics, tagged

@@ -1,8 +1,10 @@
 using System.Net;
 using Signing.Http;
 using Signing.Http.Memory;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Telemetry;
 
 /// <summary>
 /// The gauges that read the in-flight budget are observed once more as SigningServer stops, by the meter provider's

@@ -4,8 +4,10 @@ using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
 using Signing.Http.Requests;
+using SigningServer.Tests.Clients;
+using SigningServer.Tests.Hosts;
 
-namespace SigningServer.Tests;
+namespace SigningServer.Tests.Telemetry;
 
 /// <summary>
 /// The <c>Signing</c> meter publishes what the headers and the stats report, so tools that listen to meters need no
