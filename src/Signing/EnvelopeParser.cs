@@ -68,7 +68,7 @@ public static class EnvelopeParser
     /// into one array. A body of one block is parsed as a span; a longer one is read through the stream, which
     /// System.Text.Json parses with the same rules, the same messages and the same paths, with one exception of its
     /// own: it reads a value ahead whole before converting it, so a value nested past <see cref="CanonicalJson.MaxDepth"/>
-    /// where a string belongs is reported as too deep instead of as the wrong type (tests/SigningServer.Tests/BlockParsingTests.cs).
+    /// where a string belongs is reported as too deep instead of as the wrong type (tests/SigningServer.Tests/Reading/BlockParsingTests.cs).
     /// </summary>
     /// <exception cref="EnvelopeFormatException">The body is not a valid envelope.</exception>
     public static WidgetEnvelope Parse(RecyclableMemoryStream body)
