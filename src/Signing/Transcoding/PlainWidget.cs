@@ -59,7 +59,7 @@ internal static class PlainWidget
     // The same prefixes as one load compares them.
     private static readonly CanonicalPrefix[] CanonicalPrefixes = [.. QuotedPrefixes.Select(prefix => new CanonicalPrefix(prefix))];
 
-    private static readonly Vector256<byte> Quote = Vector256.Create((byte)'"');
+    private static readonly Vector512<byte> Quote = Vector512.Create((byte)'"');
 
     // A canonical instant's first 16 bytes, where they are not digits, and which of them are digits.
     private static readonly Vector128<byte> InstantLayout = Vector128.Create("0000-00-00T00:00"u8);
@@ -224,45 +224,79 @@ internal static class PlainWidget
         // ,"propertyN":"<text>" for each string member, then ,"createdUtc":"<text>"}. A value ends at the first quote
         // after it; one search over the whole widget then refuses any byte no plain string may hold, in any value.
         var at = GuidStart + GuidLength + 1;
-        for (var member = WidgetMembers.Id + 1; member <= WidgetMembers.CreatedUtc; member++)
+        var member = WidgetMembers.Id + 1;
+        while (member <= WidgetMembers.CreatedUtc)
         {
-            var end = ValueEnd(widget, at, member);
-            if (end < 0)
+            var end = ValuesEnd(widget, at, member, out var matched);
+            if (matched == 0)
             {
-                return -1;
+                end = ValueEnd(widget, at, member);
+                if (end < 0)
+                {
+                    return -1;
+                }
+
+                matched = 1;
             }
 
+            member += matched;
             at = end + 1;
         }
 
         return at < widget.Length && widget[at] == '}' && !widget[..at].ContainsAnyExcept(PlainTextAndQuote) ? at + 1 : -1;
     }
 
-    // Where the value of member ends (its closing quote) if the member's prefix is at at; -1 if it is not, or if no
-    // quote follows. Where a member starts depends on where the value before it ended, so the members are matched one
-    // after the other, and each step is kept short: one load of 32 bytes holds the prefix (one masked comparison) and,
-    // for a value of up to 17 bytes, its closing quote. A longer value, or a member too near the buffer's end for the
-    // load, is searched as any text is; so is every member where 32-byte vectors are not the processor's own (ARM64),
-    // rather than be emulated.
+    // Where the value of member ends (its closing quote), or that of the member after it, if their prefixes are at at
+    // and one load of 64 bytes holds both (one if it holds only the first); matched says how many. Where a member starts
+    // depends on where the value before it ended, so the members are matched one after the other, and each step is kept
+    // short: one load, one search for quotes, one masked comparison per prefix, and two members a step for values of up
+    // to about 17 bytes. None matched when the load does not hold member's value, or would pass the buffer's end: then
+    // ValueEnd searches for it.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int ValuesEnd(ReadOnlySpan<byte> widget, int at, int member, out int matched)
+    {
+        matched = 0;
+        if (at > widget.Length - Vector512<byte>.Count)
+        {
+            return -1;
+        }
+
+        ref readonly var first = ref CanonicalPrefixes[member];
+        var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)at);
+        var quotes = Vector512.Equals(bytes, Quote).ExtractMostSignificantBits();
+        var firstEnd = first.Length + BitOperations.TrailingZeroCount(quotes >> first.Length);
+        if (firstEnd >= Vector512<byte>.Count || !((bytes.GetLower() ^ first.Bytes) & first.Mask).Equals(Vector256<byte>.Zero))
+        {
+            return -1;
+        }
+
+        matched = 1;
+        var secondStart = firstEnd + 1;
+        if (member == WidgetMembers.CreatedUtc || at + secondStart > widget.Length - Vector256<byte>.Count)
+        {
+            return at + firstEnd;
+        }
+
+        ref readonly var second = ref CanonicalPrefixes[member + 1];
+        var secondValue = secondStart + second.Length;
+        var secondQuotes = secondValue < Vector512<byte>.Count ? quotes >> secondValue : 0;
+        var secondBytes = Vector256.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)(at + secondStart));
+        if (secondQuotes == 0 || !((secondBytes ^ second.Bytes) & second.Mask).Equals(Vector256<byte>.Zero))
+        {
+            return at + firstEnd;
+        }
+
+        matched = 2;
+        return at + secondValue + BitOperations.TrailingZeroCount(secondQuotes);
+    }
+
+    // Where the value of member ends (its closing quote) if its prefix is at at, searched for as any text is: for a
+    // member too near the buffer's end for ValuesEnd's load, or a value too long for it. -1 if the prefix is not there,
+    // or no quote follows.
     private static int ValueEnd(ReadOnlySpan<byte> widget, int at, int member)
     {
-        ref readonly var prefix = ref CanonicalPrefixes[member];
-        if (Vector256.IsHardwareAccelerated && at <= widget.Length - Vector256<byte>.Count)
-        {
-            var bytes = Vector256.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)at);
-            if (!((bytes ^ prefix.Bytes) & prefix.Mask).Equals(Vector256<byte>.Zero))
-            {
-                return -1;
-            }
-
-            var quotes = Vector256.Equals(bytes, Quote).ExtractMostSignificantBits() >> prefix.Length;
-            if (quotes != 0)
-            {
-                return at + prefix.Length + BitOperations.TrailingZeroCount(quotes);
-            }
-        }
-        else if (!widget[at..].StartsWith(QuotedPrefixes[member]))
+        var prefix = QuotedPrefixes[member];
+        if (!widget[at..].StartsWith(prefix))
         {
             return -1;
         }
@@ -356,7 +390,7 @@ internal static class PlainWidget
     // The value of the two digits at at, known to be digits.
     private static int Number(ReadOnlySpan<byte> text, int at) => ((text[at] - '0') * 10) + text[at + 1] - '0';
 
-    // A member's prefix as ValueEnd compares it: its bytes, padded with zeros to a vector, and a mask of those that are
+    // A member's prefix as ValuesEnd compares it: its bytes, padded with zeros to a vector, and a mask of those that are
     // its own.
     private readonly struct CanonicalPrefix(byte[] prefix)
     {
