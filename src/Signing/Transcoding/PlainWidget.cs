@@ -36,6 +36,10 @@ internal static class PlainWidget
     private const int WholeSecondsInstant = 20;
     private const int LongestInstant = 28;
 
+    // What a step of the canonical match says besides how many members it matched.
+    private const int NotCanonical = -1;
+    private const int Undecided = 0;
+
     // What a string may hold and come out unchanged: printable ASCII and DEL, less the quote and backslash, which a
     // plain string cannot hold. Every other byte is escaped, an escape, a control character or part of a longer
     // character, which the slow path handles.
@@ -51,13 +55,10 @@ internal static class PlainWidget
 
     // Each member's bytes before its value in canonical layout, the value's opening quote included: the canonical
     // writer's prefixes, which end with that quote for the string members and leave it to the Guid and the instant.
-    private static readonly byte[][] QuotedPrefixes =
-        [.. Enumerable.Range(0, WidgetMembers.Count).Select(member => member is WidgetMembers.Id or WidgetMembers.CreatedUtc
+    private static readonly CanonicalPrefix[] Prefixes =
+        [.. Enumerable.Range(0, WidgetMembers.Count).Select(member => new CanonicalPrefix(member is WidgetMembers.Id or WidgetMembers.CreatedUtc
             ? [.. WidgetMembers.Prefix(member), (byte)'"']
-            : WidgetMembers.Prefix(member).ToArray())];
-
-    // The same prefixes as one load compares them.
-    private static readonly CanonicalPrefix[] CanonicalPrefixes = [.. QuotedPrefixes.Select(prefix => new CanonicalPrefix(prefix))];
+            : WidgetMembers.Prefix(member).ToArray()))];
 
     private static readonly Vector512<byte> Quote = Vector512.Create((byte)'"');
 
@@ -215,7 +216,7 @@ internal static class PlainWidget
     internal static int MatchCanonical(ReadOnlySpan<byte> widget)
     {
         // {"id":"<36 bytes>"
-        if (!widget.StartsWith(QuotedPrefixes[WidgetMembers.Id]) || widget.Length <= GuidStart + GuidLength ||
+        if (!widget.StartsWith(Prefixes[WidgetMembers.Id].Text) || widget.Length <= GuidStart + GuidLength ||
             widget[GuidStart + GuidLength] != '"')
         {
             return -1;
@@ -227,16 +228,15 @@ internal static class PlainWidget
         var member = WidgetMembers.Id + 1;
         while (member <= WidgetMembers.CreatedUtc)
         {
-            var end = ValuesEnd(widget, at, member, out var matched);
-            if (matched == 0)
+            var matched = MatchInLoad(widget, at, member, out var end);
+            if (matched == Undecided)
             {
-                end = ValueEnd(widget, at, member);
-                if (end < 0)
-                {
-                    return -1;
-                }
+                matched = MatchAsText(widget, at, member, out end);
+            }
 
-                matched = 1;
+            if (matched == NotCanonical)
+            {
+                return -1;
             }
 
             member += matched;
@@ -246,64 +246,82 @@ internal static class PlainWidget
         return at < widget.Length && widget[at] == '}' && !widget[..at].ContainsAnyExcept(PlainTextAndQuote) ? at + 1 : -1;
     }
 
-    // Where the value of member ends (its closing quote), or that of the member after it, if their prefixes are at at
-    // and one load of 64 bytes holds both (one if it holds only the first); matched says how many. Where a member starts
-    // depends on where the value before it ended, so the members are matched one after the other, and each step is kept
-    // short: one load, one search for quotes, one masked comparison per prefix, and two members a step for values of up
-    // to about 17 bytes. None matched when the load does not hold member's value, or would pass the buffer's end: then
-    // ValueEnd searches for it.
+    // How many members from member on are at at in canonical layout, two when one load of 64 bytes holds both, and end
+    // where the last one's value ends (its closing quote); NotCanonical when a prefix is not where that layout puts it;
+    // Undecided when the load does not hold member's value (a long one) or would pass the buffer's end, for MatchAsText.
+    // Where a member starts depends on where the value before it ended, so the members are matched one after the other,
+    // and each step is kept short: one load, one search for quotes, one masked comparison per prefix.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int ValuesEnd(ReadOnlySpan<byte> widget, int at, int member, out int matched)
+    private static int MatchInLoad(ReadOnlySpan<byte> widget, int at, int member, out int end)
     {
-        matched = 0;
+        end = 0;
+
+        // Stryker disable once Equality : at the last place the load fits, MatchAsText finds the same end, only slower.
         if (at > widget.Length - Vector512<byte>.Count)
         {
-            return -1;
+            return Undecided;
         }
 
-        ref readonly var first = ref CanonicalPrefixes[member];
+        ref readonly var first = ref Prefixes[member];
         var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)at);
+        if (!((bytes.GetLower() ^ first.Bytes) & first.Mask).Equals(Vector256<byte>.Zero))
+        {
+            return NotCanonical;
+        }
+
         var quotes = Vector512.Equals(bytes, Quote).ExtractMostSignificantBits();
-        var firstEnd = first.Length + BitOperations.TrailingZeroCount(quotes >> first.Length);
-        if (firstEnd >= Vector512<byte>.Count || !((bytes.GetLower() ^ first.Bytes) & first.Mask).Equals(Vector256<byte>.Zero))
+
+        // Stryker disable once Bitwise : quotes is unsigned, so ">>>" is ">>".
+        var firstQuotes = quotes >> first.Length;
+
+        // Stryker disable once Equality : MatchAsText finds the same end, only slower.
+        if (firstQuotes == 0)
         {
-            return -1;
+            return Undecided;
         }
 
-        matched = 1;
-        var secondStart = firstEnd + 1;
-        if (member == WidgetMembers.CreatedUtc || at + secondStart > widget.Length - Vector256<byte>.Count)
+        end = at + first.Length + BitOperations.TrailingZeroCount(firstQuotes);
+        var secondStart = end + 1;
+
+        // The second member's prefix is compared in a load of 32 bytes of its own, which must stay within the buffer.
+        // Stryker disable once Equality,Arithmetic : past the buffer's end that load reads only bytes the mask leaves out.
+        if (member == WidgetMembers.CreatedUtc || secondStart > widget.Length - Vector256<byte>.Count)
         {
-            return at + firstEnd;
+            return 1;
         }
 
-        ref readonly var second = ref CanonicalPrefixes[member + 1];
-        var secondValue = secondStart + second.Length;
+        ref readonly var second = ref Prefixes[member + 1];
+        if (!((Vector256.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)secondStart) ^ second.Bytes) & second.Mask).Equals(Vector256<byte>.Zero))
+        {
+            return NotCanonical;
+        }
+
+        // Where the second value starts, from the start of the load; its closing quote must be in the load too.
+        var secondValue = secondStart - at + second.Length;
+
+        // Stryker disable once Conditional,Bitwise : with no quotes left to search the next step matches the member alone;
+        // quotes is unsigned, so ">>>" is ">>".
         var secondQuotes = secondValue < Vector512<byte>.Count ? quotes >> secondValue : 0;
-        var secondBytes = Vector256.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)(at + secondStart));
-        if (secondQuotes == 0 || !((secondBytes ^ second.Bytes) & second.Mask).Equals(Vector256<byte>.Zero))
+
+        // Stryker disable once Equality : the next step matches the member alone, to the same end.
+        if (secondQuotes == 0)
         {
-            return at + firstEnd;
+            return 1;
         }
 
-        matched = 2;
-        return at + secondValue + BitOperations.TrailingZeroCount(secondQuotes);
+        end = at + secondValue + BitOperations.TrailingZeroCount(secondQuotes);
+        return 2;
     }
 
-    // Where the value of member ends (its closing quote) if its prefix is at at, searched for as any text is: for a
-    // member too near the buffer's end for ValuesEnd's load, or a value too long for it. -1 if the prefix is not there,
-    // or no quote follows.
-    private static int ValueEnd(ReadOnlySpan<byte> widget, int at, int member)
+    // Whether member's prefix is at at, and where its value ends (its closing quote), searched for as any text is:
+    // 1 member matched, or NotCanonical if the prefix is not there or no quote follows.
+    private static int MatchAsText(ReadOnlySpan<byte> widget, int at, int member, out int end)
     {
-        var prefix = QuotedPrefixes[member];
-        if (!widget[at..].StartsWith(prefix))
-        {
-            return -1;
-        }
-
-        var start = at + prefix.Length;
-        var length = widget[start..].IndexOf((byte)'"');
-        return length < 0 ? -1 : start + length;
+        var prefix = Prefixes[member].Text;
+        end = at + prefix.Length;
+        var length = widget[at..].StartsWith(prefix) ? widget[end..].IndexOf((byte)'"') : -1;
+        end += length;
+        return length < 0 ? NotCanonical : 1;
     }
 
     // The position after the plain string that starts at start (with its opening quote), or -1 if there is none.
@@ -390,14 +408,16 @@ internal static class PlainWidget
     // The value of the two digits at at, known to be digits.
     private static int Number(ReadOnlySpan<byte> text, int at) => ((text[at] - '0') * 10) + text[at + 1] - '0';
 
-    // A member's prefix as ValuesEnd compares it: its bytes, padded with zeros to a vector, and a mask of those that are
-    // its own.
-    private readonly struct CanonicalPrefix(byte[] prefix)
+    // A member's prefix, as bytes and as ValuesEnd compares it: padded with zeros to a vector, with a mask of the bytes
+    // that are its own.
+    private readonly struct CanonicalPrefix(byte[] text)
     {
-        public int Length { get; } = prefix.Length;
+        public byte[] Text { get; } = text;
 
-        public Vector256<byte> Bytes { get; } = Vector256.Create<byte>([.. prefix, .. new byte[Vector256<byte>.Count - prefix.Length]]);
+        public int Length { get; } = text.Length;
 
-        public Vector256<byte> Mask { get; } = Vector256.LessThan(Vector256<byte>.Indices, Vector256.Create((byte)prefix.Length));
+        public Vector256<byte> Bytes { get; } = Vector256.Create<byte>([.. text, .. new byte[Vector256<byte>.Count - text.Length]]);
+
+        public Vector256<byte> Mask { get; } = Vector256.LessThan(Vector256<byte>.Indices, Vector256.Create((byte)text.Length));
     }
 }
