@@ -264,7 +264,7 @@ internal static class PlainWidget
 
         ref readonly var first = ref Prefixes[member];
         var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)at);
-        if (!((bytes.GetLower() ^ first.Bytes) & first.Mask).Equals(Vector256<byte>.Zero))
+        if (!first.StartsIn(bytes.GetLower()))
         {
             return NotCanonical;
         }
@@ -296,7 +296,7 @@ internal static class PlainWidget
         }
 
         ref readonly var second = ref Prefixes[member + 1];
-        if (!((Vector256.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)secondStart) ^ second.Bytes) & second.Mask).Equals(Vector256<byte>.Zero))
+        if (!second.StartsIn(Vector256.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)secondStart)))
         {
             return NotCanonical;
         }
@@ -413,16 +413,19 @@ internal static class PlainWidget
     // The value of the two digits at at, known to be digits.
     private static int Number(ReadOnlySpan<byte> text, int at) => ((text[at] - '0') * 10) + text[at + 1] - '0';
 
-    // A member's prefix, as bytes and as ValuesEnd compares it: padded with zeros to a vector, with a mask of the bytes
-    // that are its own.
+    // A member's prefix, as bytes and as MatchInLoad compares it: padded with zeros to a vector, with a mask of the
+    // bytes that are its own.
     private readonly struct CanonicalPrefix(byte[] text)
     {
         public byte[] Text { get; } = text;
 
         public int Length { get; } = text.Length;
 
-        public Vector256<byte> Bytes { get; } = Vector256.Create<byte>([.. text, .. new byte[Vector256<byte>.Count - text.Length]]);
+        private Vector256<byte> Bytes { get; } = Vector256.Create<byte>([.. text, .. new byte[Vector256<byte>.Count - text.Length]]);
 
-        public Vector256<byte> Mask { get; } = Vector256.LessThan(Vector256<byte>.Indices, Vector256.Create((byte)text.Length));
+        private Vector256<byte> Mask { get; } = Vector256.LessThan(Vector256<byte>.Indices, Vector256.Create((byte)text.Length));
+
+        // Whether bytes start with the prefix, in one masked comparison.
+        public bool StartsIn(Vector256<byte> bytes) => ((bytes ^ Bytes) & Mask).Equals(Vector256<byte>.Zero);
     }
 }
