@@ -3,6 +3,7 @@ using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
+using System.Runtime.Intrinsics.X86;
 using System.Text;
 using System.Text.Json;
 
@@ -36,19 +37,20 @@ internal static class PlainWidget
     private const int WholeSecondsInstant = 20;
     private const int LongestInstant = 28;
 
-    // What a step of the canonical match says besides how many members it matched.
-    private const int NotCanonical = -1;
-    private const int Undecided = 0;
+    // Where the Guid's closing quote is in canonical layout; each member's quotes (two around its name, two around its
+    // value), the fourth of which, the first of all counted from 0 being quote 0, closes its value.
+    private const int GuidEnd = GuidStart + GuidLength;
+    private const int QuotesPerMember = 4;
+    private const int ClosingQuote = QuotesPerMember - 1;
+
+    // One bit in four, the pattern that picks every fourth quote.
+    private const ulong FourthQuotes = 0x1111_1111_1111_1111;
 
     // What a string may hold and come out unchanged: printable ASCII and DEL, less the quote and backslash, which a
     // plain string cannot hold. Every other byte is escaped, an escape, a control character or part of a longer
     // character, which the slow path handles.
     private static readonly SearchValues<byte> PlainText = SearchValues.Create(
         [.. Enumerable.Range(0x20, 0x60).Where(b => b is not '"' and not '\\').Select(b => (byte)b)]);
-
-    // What a widget in canonical layout may hold: the bytes of plain strings, and the quotes around them and its names.
-    private static readonly SearchValues<byte> PlainTextAndQuote = SearchValues.Create(
-        [.. Enumerable.Range(0x20, 0x60).Where(b => b is not '\\').Select(b => (byte)b)]);
 
     // What a Guid's digits in "D" format may hold, in either case.
     private static readonly SearchValues<byte> GuidDigits = SearchValues.Create("0123456789abcdefABCDEF-"u8);
@@ -215,118 +217,73 @@ internal static class PlainWidget
     // the canonical document has them; -1 otherwise. Its Guid and instant are left to be read.
     internal static int MatchCanonical(ReadOnlySpan<byte> widget)
     {
-        // {"id":"<36 bytes>"
-        if (!widget.StartsWith(Prefixes[WidgetMembers.Id].Text) || widget.Length <= GuidStart + GuidLength ||
-            widget[GuidStart + GuidLength] != '"')
+        // {"id":"<36 bytes>","property0":" (a widget in canonical layout is longer than one block).
+        if (widget.Length < Vector512<byte>.Count || !widget.StartsWith(Prefixes[WidgetMembers.Id].Text) || widget[GuidEnd] != '"' ||
+            !Prefixes[WidgetMembers.Id + 1].StartsAt(widget, GuidEnd + 1))
         {
             return -1;
         }
 
-        // ,"propertyN":"<text>" for each string member, then ,"createdUtc":"<text>"}. A value ends at the first quote
-        // after it; one search over the whole widget then refuses any byte no plain string may hold, in any value.
-        var at = GuidStart + GuidLength + 1;
+        // ,"propertyN":"<text>" for each string member, then ,"createdUtc":"<text>"}. No value holds a quote, so in
+        // that layout every fourth quote closes a value and the next member's prefix starts after it; the prefix puts
+        // the three quotes before the next closing one in their places. So the closing quotes are picked from each
+        // block's quotes by their count alone, and nothing waits on where the last value ended but the comparison of
+        // the prefix after it. The same loads refuse any byte no plain string may hold, in any value.
+        var quotesBefore = QuotesPerMember;
+        var fromGuidEnd = ulong.MaxValue << (GuidEnd + 1);
         var member = WidgetMembers.Id + 1;
-        while (member <= WidgetMembers.CreatedUtc)
+        ulong refused = 0;
+        for (var block = 0; block < widget.Length; block += Vector512<byte>.Count)
         {
-            var matched = MatchInLoad(widget, at, member, out var end);
-            if (matched == Undecided)
+            // The last block is loaded from the buffer's end, and its bytes before the block shifted out of its masks.
+            var at = Math.Min(block, widget.Length - Vector512<byte>.Count);
+            var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)at);
+            var quotes = (Vector512.Equals(bytes, Quote).ExtractMostSignificantBits() >> (block - at)) & fromGuidEnd;
+            var closing = DepositBits(FourthQuotes << ((ClosingQuote - quotesBefore) & 3), quotes);
+            var refusedHere = IsRefused(bytes).ExtractMostSignificantBits() >> (block - at);
+            fromGuidEnd = ulong.MaxValue;
+            quotesBefore += BitOperations.PopCount(quotes);
+            for (; closing != 0; closing &= closing - 1, member++)
             {
-                matched = MatchAsText(widget, at, member, out end);
+                var end = block + BitOperations.TrailingZeroCount(closing);
+                if (member == WidgetMembers.CreatedUtc)
+                {
+                    refused |= refusedHere & ~(ulong.MaxValue << (end - block));
+                    return end + 1 < widget.Length && widget[end + 1] == '}' && refused == 0 ? end + 2 : -1;
+                }
+
+                if (!Prefixes[member + 1].StartsAt(widget, end + 1))
+                {
+                    return -1;
+                }
             }
 
-            if (matched == NotCanonical)
-            {
-                return -1;
-            }
-
-            member += matched;
-            at = end + 1;
+            refused |= refusedHere;
         }
 
-        return at < widget.Length && widget[at] == '}' && !widget[..at].ContainsAnyExcept(PlainTextAndQuote) ? at + 1 : -1;
+        return -1;
     }
 
-    // How many members from member on are at at in canonical layout, two when one load of 64 bytes holds both, and end
-    // where the last one's value ends (its closing quote); NotCanonical when a prefix is not where that layout puts it;
-    // Undecided when the load does not hold member's value (a long one) or would pass the buffer's end, for MatchAsText.
-    // Where a member starts depends on where the value before it ended, so the members are matched one after the other,
-    // and each step is kept short: one load, one search for quotes, one masked comparison per prefix.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int MatchInLoad(ReadOnlySpan<byte> widget, int at, int member, out int end)
+    // The bytes a plain string cannot hold: control bytes, those above DEL, and the backslash.
+    private static Vector512<byte> IsRefused(Vector512<byte> bytes) =>
+        Vector512.GreaterThan(bytes - Vector512.Create((byte)' '), Vector512.Create((byte)(0x7F - ' '))) |
+        Vector512.Equals(bytes, Vector512.Create((byte)'\\'));
+
+    // The bits of mask picked by pattern: mask's lowest set bit if pattern's lowest bit is set, its second if the next
+    // is, and so on: x86's pdep, which DepositBitsOneByOne writes out where it is missing.
+    private static ulong DepositBits(ulong pattern, ulong mask) =>
+        Bmi2.X64.IsSupported ? Bmi2.X64.ParallelBitDeposit(pattern, mask) : DepositBitsOneByOne(pattern, mask);
+
+    /// <summary>What x86's <c>pdep</c> gives, one set bit of <paramref name="mask"/> at a time.</summary>
+    internal static ulong DepositBitsOneByOne(ulong pattern, ulong mask)
     {
-        end = 0;
-
-        // Stryker disable once Equality : at the last place the load fits, MatchAsText finds the same end, only slower.
-        if (at > widget.Length - Vector512<byte>.Count)
+        ulong deposited = 0;
+        for (; mask != 0 && pattern != 0; mask &= mask - 1, pattern >>= 1)
         {
-            return Undecided;
+            deposited |= mask & (0 - mask) & (0 - (pattern & 1));
         }
 
-        ref readonly var first = ref Prefixes[member];
-        var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)at);
-        if (!first.StartsIn(bytes.GetLower()))
-        {
-            return NotCanonical;
-        }
-
-        var quotes = Vector512.Equals(bytes, Quote).ExtractMostSignificantBits();
-
-        // Stryker disable once Bitwise : quotes is unsigned, so ">>>" is ">>".
-        var firstQuotes = quotes >> first.Length;
-
-        if (firstQuotes == 0)
-        {
-            return Undecided;
-        }
-
-        end = at + first.Length + BitOperations.TrailingZeroCount(firstQuotes);
-        var secondStart = end + 1;
-
-        if (member == WidgetMembers.CreatedUtc)
-        {
-            return 1;
-        }
-
-        // The second member's prefix is compared in a load of 32 bytes of its own, which must stay within the buffer.
-        // Stryker disable once Equality,Arithmetic,Boolean,Block : past the buffer's end that load reads only bytes the
-        // mask leaves out, and stopping here only leaves the second member to the next step.
-        if (secondStart > widget.Length - Vector256<byte>.Count)
-        {
-            return 1;
-        }
-
-        ref readonly var second = ref Prefixes[member + 1];
-        if (!second.StartsIn(Vector256.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)secondStart)))
-        {
-            return NotCanonical;
-        }
-
-        // Where the second value starts, from the start of the load; its closing quote must be in the load too.
-        // Stryker disable once Arithmetic : a start past the load leaves no quote to find, and the next step matches alone.
-        var secondValue = secondStart - at + second.Length;
-
-        // Stryker disable once Conditional,Bitwise : with no quotes left to search the next step matches the member alone;
-        // quotes is unsigned, so ">>>" is ">>".
-        var secondQuotes = secondValue < Vector512<byte>.Count ? quotes >> secondValue : 0;
-
-        if (secondQuotes == 0)
-        {
-            return 1;
-        }
-
-        end = at + secondValue + BitOperations.TrailingZeroCount(secondQuotes);
-        return 2;
-    }
-
-    // Whether member's prefix is at at, and where its value ends (its closing quote), searched for as any text is:
-    // 1 member matched, or NotCanonical if the prefix is not there or no quote follows.
-    private static int MatchAsText(ReadOnlySpan<byte> widget, int at, int member, out int end)
-    {
-        var prefix = Prefixes[member].Text;
-        end = at + prefix.Length;
-        var length = widget[at..].StartsWith(prefix) ? widget[end..].IndexOf((byte)'"') : -1;
-        end += length;
-        return length < 0 ? NotCanonical : 1;
+        return deposited;
     }
 
     // The position after the plain string that starts at start (with its opening quote), or -1 if there is none.
@@ -413,19 +370,21 @@ internal static class PlainWidget
     // The value of the two digits at at, known to be digits.
     private static int Number(ReadOnlySpan<byte> text, int at) => ((text[at] - '0') * 10) + text[at + 1] - '0';
 
-    // A member's prefix, as bytes and as MatchInLoad compares it: padded with zeros to a vector, with a mask of the
+    // A member's prefix, as bytes and as MatchCanonical compares it: padded with zeros to a vector, with a mask of the
     // bytes that are its own.
     private readonly struct CanonicalPrefix(byte[] text)
     {
         public byte[] Text { get; } = text;
 
-        public int Length { get; } = text.Length;
+        private Vector128<byte> Bytes { get; } = Vector128.Create<byte>([.. text, .. new byte[Vector128<byte>.Count - text.Length]]);
 
-        private Vector256<byte> Bytes { get; } = Vector256.Create<byte>([.. text, .. new byte[Vector256<byte>.Count - text.Length]]);
+        private Vector128<byte> Mask { get; } = Vector128.LessThan(Vector128<byte>.Indices, Vector128.Create((byte)text.Length));
 
-        private Vector256<byte> Mask { get; } = Vector256.LessThan(Vector256<byte>.Indices, Vector256.Create((byte)text.Length));
-
-        // Whether bytes start with the prefix, in one masked comparison.
-        public bool StartsIn(Vector256<byte> bytes) => ((bytes ^ Bytes) & Mask).Equals(Vector256<byte>.Zero);
+        // Whether buffer holds the prefix at at, in one masked comparison. A widget in canonical layout has a vector's
+        // bytes from any prefix on (its shortest ending, ',"createdUtc":""}', is longer than one), so where the buffer
+        // has fewer the prefix may be there, but not the whole widget.
+        public bool StartsAt(ReadOnlySpan<byte> buffer, int at) =>
+            at <= buffer.Length - Vector128<byte>.Count &&
+            ((Vector128.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at) ^ Bytes) & Mask).Equals(Vector128<byte>.Zero);
     }
 }

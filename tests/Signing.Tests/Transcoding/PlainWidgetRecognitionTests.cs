@@ -103,8 +103,9 @@ public sealed class PlainWidgetRecognitionTests
     [Fact]
     public void A_value_of_any_length_is_matched_wherever_its_closing_quote_falls()
     {
-        // A member's prefix and a short value are read in one 32-byte load, and a longer value's quote is searched for
-        // past it: every length from empty to well past the load, in every string member, first and last in the buffer.
+        // The quotes are found 64 bytes at a time, the last 64 loaded from the buffer's end: every length from empty to
+        // past a block, in every string member, so that each closing quote falls in every place of a block, and the
+        // widget first and last in the buffer.
         foreach (var member in EnvelopeJson.Members[1..^1])
         {
             for (var length = 0; length <= 70; length++)
