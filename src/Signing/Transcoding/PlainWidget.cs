@@ -1,9 +1,5 @@
 using System.Buffers;
-using System.Numerics;
-using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
-using System.Runtime.Intrinsics.X86;
 using System.Text;
 using System.Text.Json;
 
@@ -23,28 +19,18 @@ namespace Signing.Transcoding;
 /// unknown), is left to the tokenizer, which finds any fault and reports it as the object path does.
 /// </para>
 /// <para>
-/// A widget written exactly as the canonical document writes it (no whitespace, members in order) is the common case,
-/// and is copied in one piece, but for the case of its Guid's digits.
+/// A widget written exactly as the canonical document writes it (no whitespace, members in order) is the common case:
+/// <see cref="CanonicalRun"/> finds it and the ones like it that follow, which are copied in one piece.
 /// </para>
 /// </remarks>
 internal static class PlainWidget
 {
-    // The bytes between a widget's opening brace and its Guid's first digit in canonical layout, and a Guid's length.
-    private const int GuidStart = 7;
+    // A Guid's length in "D" format.
     private const int GuidLength = 36;
 
     // The lengths of a canonical instant, "2024-03-10T10:34:56Z", without a fraction and with one of 7 digits.
     private const int WholeSecondsInstant = 20;
     private const int LongestInstant = 28;
-
-    // Where the Guid's closing quote is in canonical layout; each member's quotes (two around its name, two around its
-    // value), the fourth of which, the first of all counted from 0 being quote 0, closes its value.
-    private const int GuidEnd = GuidStart + GuidLength;
-    private const int QuotesPerMember = 4;
-    private const int ClosingQuote = QuotesPerMember - 1;
-
-    // One bit in four, the pattern that picks every fourth quote.
-    private const ulong FourthQuotes = 0x1111_1111_1111_1111;
 
     // What a string may hold and come out unchanged: printable ASCII and DEL, less the quote and backslash, which a
     // plain string cannot hold. Every other byte is escaped, an escape, a control character or part of a longer
@@ -55,15 +41,6 @@ internal static class PlainWidget
     // What a Guid's digits in "D" format may hold, in either case.
     private static readonly SearchValues<byte> GuidDigits = SearchValues.Create("0123456789abcdefABCDEF-"u8);
 
-    // Each member's bytes before its value in canonical layout, the value's opening quote included: the canonical
-    // writer's prefixes, which end with that quote for the string members and leave it to the Guid and the instant.
-    private static readonly CanonicalPrefix[] Prefixes =
-        [.. Enumerable.Range(0, WidgetMembers.Count).Select(member => new CanonicalPrefix(member is WidgetMembers.Id or WidgetMembers.CreatedUtc
-            ? [.. WidgetMembers.Prefix(member), (byte)'"']
-            : WidgetMembers.Prefix(member).ToArray()))];
-
-    private static readonly Vector512<byte> Quote = Vector512.Create((byte)'"');
-
     // A canonical instant's first 16 bytes, where they are not digits, and which of them are digits.
     private static readonly Vector128<byte> InstantLayout = Vector128.Create("0000-00-00T00:00"u8);
     private static readonly Vector128<byte> InstantDigits = Vector128.Equals(InstantLayout, Vector128.Create((byte)'0'));
@@ -72,20 +49,43 @@ internal static class PlainWidget
     private static readonly SearchValues<byte> Whitespace = SearchValues.Create(" \t\r\n"u8);
 
     /// <summary>
-    /// Writes the canonical bytes of the widget <paramref name="widget"/> starts with, if it is plain and all there;
-    /// writes nothing otherwise.
+    /// Writes the canonical bytes of the plain widget <paramref name="buffer"/> starts with, and of the widgets in
+    /// canonical layout that follow it, if it is one of them; writes nothing if it is not plain or not all there.
     /// </summary>
-    /// <param name="widget">The bytes from the widget's opening brace to wherever the buffer ends.</param>
+    /// <param name="buffer">The bytes from the widget's opening brace to wherever the buffer ends.</param>
     /// <param name="comma">Whether to write a comma before the widget.</param>
+    /// <param name="most">How many widgets to write at most.</param>
     /// <param name="cursor">Where the canonical bytes go.</param>
-    /// <returns>The widget's length, closing brace included; -1 when it is not plain or not all in the buffer.</returns>
-    public static int Copy(scoped ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
+    /// <param name="widgets">How many widgets were written.</param>
+    /// <returns>The bytes the widgets take, the last one's closing brace included; -1 when none was written.</returns>
+    public static int Copy(scoped ReadOnlySpan<byte> buffer, bool comma, int most, ref BufferCursor cursor, out int widgets)
     {
-        var length = MatchCanonical(widget);
+        var run = CanonicalRun.Measure(buffer, most, out widgets, out var upperCaseGuid);
 
-        // Stryker disable once Conditional,Equality : CopyAnyLayout writes a canonical widget too, and the same bytes, so
-        // taking it is slower, not wrong; MatchCanonical never returns 0. PlainWidgetRecognitionTests hold MatchCanonical.
-        return length >= 0 ? CopyCanonical(widget[..length], comma, ref cursor) : CopyAnyLayout(widget, comma, ref cursor);
+        // Stryker disable once Equality : CopyAnyLayout writes a canonical widget too, and the same bytes, so taking it
+        // is slower, not wrong. CanonicalRunTests hold Measure.
+        if (run == 0)
+        {
+            widgets = 1;
+            return CopyAnyLayout(buffer, comma, ref cursor);
+        }
+
+        if (comma)
+        {
+            cursor.Write((byte)',');
+        }
+
+        // A run may be longer than the output's span, and a Guid's digits are lowered only as they are copied.
+        var lowered = upperCaseGuid < 0 ? run : upperCaseGuid;
+        cursor.WriteAll(buffer[..lowered]);
+        if (upperCaseGuid >= 0)
+        {
+            Ascii.ToLower(buffer.Slice(upperCaseGuid, GuidLength), cursor.Reserve(GuidLength), out _);
+            cursor.Advance(GuidLength);
+            cursor.WriteAll(buffer[(upperCaseGuid + GuidLength)..run]);
+        }
+
+        return run;
     }
 
     /// <summary>
@@ -102,38 +102,6 @@ internal static class PlainWidget
 
         var brace = SkipWhitespace(buffer, comma + 1);
         return brace < buffer.Length && buffer[brace] == '{' ? brace : -1;
-    }
-
-    // Writes a widget in canonical layout, whose bytes are canonical but for the Guid's case and perhaps the instant.
-    private static int CopyCanonical(scoped ReadOnlySpan<byte> widget, bool comma, ref BufferCursor cursor)
-    {
-        var instantEnd = widget.Length - 1;
-        var instantStart = widget[..(instantEnd - 1)].LastIndexOf((byte)'"');
-        var id = widget.Slice(GuidStart, GuidLength);
-        if (!IsGuid(id) ||
-            !ReadInstant(widget[instantStart..instantEnd], out var instant, out var instantIsCanonical))
-        {
-            return -1;
-        }
-
-        var prefix = comma ? 1 : 0;
-        var copied = prefix + (instantIsCanonical ? widget.Length : instantStart);
-        var copy = cursor.Reserve(copied);
-        if (comma)
-        {
-            copy[0] = (byte)',';
-        }
-
-        widget[..(copied - prefix)].CopyTo(copy[prefix..]);
-        Ascii.ToLower(id, copy.Slice(prefix + GuidStart, GuidLength), out _);
-        cursor.Advance(copied);
-        if (!instantIsCanonical)
-        {
-            CanonicalValues.WriteDate(ref cursor, instant);
-            cursor.Write((byte)'}');
-        }
-
-        return widget.Length;
     }
 
     // Writes a plain widget in any layout, member by member in canonical order.
@@ -211,79 +179,6 @@ internal static class PlainWidget
 
         cursor.Write((byte)'}');
         return at;
-    }
-
-    // The length of the widget if it is in canonical layout with plain strings: the names and separators exactly as
-    // the canonical document has them; -1 otherwise. Its Guid and instant are left to be read.
-    internal static int MatchCanonical(ReadOnlySpan<byte> widget)
-    {
-        // {"id":"<36 bytes>","property0":" (a widget in canonical layout is longer than one block).
-        if (widget.Length < Vector512<byte>.Count || !widget.StartsWith(Prefixes[WidgetMembers.Id].Text) || widget[GuidEnd] != '"' ||
-            !Prefixes[WidgetMembers.Id + 1].StartsAt(widget, GuidEnd + 1))
-        {
-            return -1;
-        }
-
-        // ,"propertyN":"<text>" for each string member, then ,"createdUtc":"<text>"}. No value holds a quote, so in
-        // that layout every fourth quote closes a value and the next member's prefix starts after it; the prefix puts
-        // the three quotes before the next closing one in their places. So the closing quotes are picked from each
-        // block's quotes by their count alone, and nothing waits on where the last value ended but the comparison of
-        // the prefix after it. The same loads refuse any byte no plain string may hold, in any value.
-        var quotesBefore = QuotesPerMember;
-        var fromGuidEnd = ulong.MaxValue << (GuidEnd + 1);
-        var member = WidgetMembers.Id + 1;
-        ulong refused = 0;
-        for (var block = 0; block < widget.Length; block += Vector512<byte>.Count)
-        {
-            // The last block is loaded from the buffer's end, and its bytes before the block shifted out of its masks.
-            var at = Math.Min(block, widget.Length - Vector512<byte>.Count);
-            var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(widget), (nuint)at);
-            var quotes = (Vector512.Equals(bytes, Quote).ExtractMostSignificantBits() >> (block - at)) & fromGuidEnd;
-            var closing = DepositBits(FourthQuotes << ((ClosingQuote - quotesBefore) & 3), quotes);
-            var refusedHere = IsRefused(bytes).ExtractMostSignificantBits() >> (block - at);
-            fromGuidEnd = ulong.MaxValue;
-            quotesBefore += BitOperations.PopCount(quotes);
-            for (; closing != 0; closing &= closing - 1, member++)
-            {
-                var end = block + BitOperations.TrailingZeroCount(closing);
-                if (member == WidgetMembers.CreatedUtc)
-                {
-                    refused |= refusedHere & ~(ulong.MaxValue << (end - block));
-                    return end + 1 < widget.Length && widget[end + 1] == '}' && refused == 0 ? end + 2 : -1;
-                }
-
-                if (!Prefixes[member + 1].StartsAt(widget, end + 1))
-                {
-                    return -1;
-                }
-            }
-
-            refused |= refusedHere;
-        }
-
-        return -1;
-    }
-
-    // The bytes a plain string cannot hold: control bytes, those above DEL, and the backslash.
-    private static Vector512<byte> IsRefused(Vector512<byte> bytes) =>
-        Vector512.GreaterThan(bytes - Vector512.Create((byte)' '), Vector512.Create((byte)(0x7F - ' '))) |
-        Vector512.Equals(bytes, Vector512.Create((byte)'\\'));
-
-    // The bits of mask picked by pattern: mask's lowest set bit if pattern's lowest bit is set, its second if the next
-    // is, and so on: x86's pdep, which DepositBitsOneByOne writes out where it is missing.
-    private static ulong DepositBits(ulong pattern, ulong mask) =>
-        Bmi2.X64.IsSupported ? Bmi2.X64.ParallelBitDeposit(pattern, mask) : DepositBitsOneByOne(pattern, mask);
-
-    /// <summary>What x86's <c>pdep</c> gives, one set bit of <paramref name="mask"/> at a time.</summary>
-    internal static ulong DepositBitsOneByOne(ulong pattern, ulong mask)
-    {
-        ulong deposited = 0;
-        for (; mask != 0 && pattern != 0; mask &= mask - 1, pattern >>= 1)
-        {
-            deposited |= mask & (0 - mask) & (0 - (pattern & 1));
-        }
-
-        return deposited;
     }
 
     // The position after the plain string that starts at start (with its opening quote), or -1 if there is none.
@@ -369,22 +264,4 @@ internal static class PlainWidget
 
     // The value of the two digits at at, known to be digits.
     private static int Number(ReadOnlySpan<byte> text, int at) => ((text[at] - '0') * 10) + text[at + 1] - '0';
-
-    // A member's prefix, as bytes and as MatchCanonical compares it: padded with zeros to a vector, with a mask of the
-    // bytes that are its own.
-    private readonly struct CanonicalPrefix(byte[] text)
-    {
-        public byte[] Text { get; } = text;
-
-        private Vector128<byte> Bytes { get; } = Vector128.Create<byte>([.. text, .. new byte[Vector128<byte>.Count - text.Length]]);
-
-        private Vector128<byte> Mask { get; } = Vector128.LessThan(Vector128<byte>.Indices, Vector128.Create((byte)text.Length));
-
-        // Whether buffer holds the prefix at at, in one masked comparison. A widget in canonical layout has a vector's
-        // bytes from any prefix on (its shortest ending, ',"createdUtc":""}', is longer than one), so where the buffer
-        // has fewer the prefix may be there, but not the whole widget.
-        public bool StartsAt(ReadOnlySpan<byte> buffer, int at) =>
-            at <= buffer.Length - Vector128<byte>.Count &&
-            ((Vector128.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at) ^ Bytes) & Mask).Equals(Vector128<byte>.Zero);
-    }
 }

@@ -451,7 +451,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         }
 
         var buffer = _buffer.FirstSpan;
-        var length = PlainWidget.Copy(buffer[start..], comma: false, ref cursor);
+        var length = PlainWidget.Copy(buffer[start..], comma: false, int.MaxValue, ref cursor, out var widgets);
 
         // Stryker disable once Equality : Copy never returns 0.
         if (length < 0)
@@ -462,8 +462,8 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         var end = start;
         while (true)
         {
-            _index++;
-            _plainWidgets++;
+            _index += widgets;
+            _plainWidgets += widgets;
             end += length;
             var next = PlainWidget.Following(buffer, end);
 
@@ -481,7 +481,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                 break;
             }
 
-            length = PlainWidget.Copy(buffer[next..], comma: true, ref cursor);
+            length = PlainWidget.Copy(buffer[next..], comma: true, int.MaxValue, ref cursor, out widgets);
 
             // Stryker disable once Equality : Copy never returns 0.
             if (length < 0)
@@ -532,7 +532,9 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             return 0;
         }
 
-        var widget = PlainWidget.Copy(bytes[start..], comma: true, ref cursor);
+        // That widget alone: the widgets after it are copied from the segment, not from this copy of its start, and one
+        // that this copy's end cut would be left to the tokenizer.
+        var widget = PlainWidget.Copy(bytes[start..], comma: true, most: 1, ref cursor, out _);
 
         // Stryker disable once Equality : Copy never returns 0.
         if (widget < 0)

@@ -4,8 +4,8 @@ using Signing.Transcoding;
 namespace Signing.Tests.Transcoding;
 
 /// <summary>
-/// <see cref="PlainWidget"/> picks every fourth quote of a block with x86's <c>pdep</c>, and where a processor has none
-/// with <see cref="PlainWidget.DepositBitsOneByOne"/>, which only these tests run on the machines CI has.
+/// <see cref="CanonicalRun"/> picks every fourth quote of a block with x86's <c>pdep</c>, and where a processor has none
+/// with <see cref="CanonicalRun.DepositBitsOneByOne"/>, which only these tests run on the machines CI has.
 /// </summary>
 public sealed class BitDepositTests
 {
@@ -19,7 +19,7 @@ public sealed class BitDepositTests
     [InlineData(ulong.MaxValue, 0UL, 0UL)]
     public void Each_set_bit_of_the_mask_is_kept_if_the_pattern_bit_of_its_rank_is_set(ulong pattern, ulong mask, ulong expected)
     {
-        Assert.Equal(expected, PlainWidget.DepositBitsOneByOne(pattern, mask));
+        Assert.Equal(expected, CanonicalRun.DepositBitsOneByOne(pattern, mask));
     }
 
     [Fact]
@@ -32,7 +32,7 @@ public sealed class BitDepositTests
             var mask = (ulong)random.NextInt64() & (ulong)random.NextInt64() & (ulong)random.NextInt64();
             mask = i % 2 == 0 ? mask : mask | (ulong)random.NextInt64();
             var pattern = i % 3 == 0 ? 0x1111_1111_1111_1111UL << (i & 3) : (ulong)random.NextInt64();
-            var deposited = PlainWidget.DepositBitsOneByOne(pattern, mask);
+            var deposited = CanonicalRun.DepositBitsOneByOne(pattern, mask);
             Assert.Equal(ByRank(pattern, mask), deposited);
             if (Bmi2.X64.IsSupported)
             {

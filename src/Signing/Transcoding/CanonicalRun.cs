@@ -1,0 +1,213 @@
+using System.Numerics;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
+using System.Runtime.Intrinsics.X86;
+
+namespace Signing.Transcoding;
+
+/// <summary>
+/// Finds the widgets at the start of a buffer that are written exactly as the canonical document writes them (no
+/// whitespace, members in order, every value a plain string, the Guid in lower case and the instant canonical), one
+/// after another with a comma between: their canonical bytes are their own, copied in one piece.
+/// </summary>
+/// <remarks>
+/// <para>
+/// No value of such a run holds a quote, and each widget has four quotes a member (two around its name, two around
+/// its value), so every fourth quote of the run closes a value, and the bytes after each closing quote are the next
+/// member's prefix (or, after a widget's last, its closing brace and the next widget's start). The quotes are found
+/// 64 bytes at a time, the closing ones picked from them by their count alone, and each prefix compared where it
+/// must be: no step waits on where the last value ended, as a walk from value to value would.
+/// </para>
+/// <para>
+/// A widget's first 58 bytes (its start, its Guid's 36 digits and dashes, and the first string member's prefix) are
+/// checked in one load against the layout, and its instant by <see cref="PlainWidget.IsCanonicalInstant"/>. A Guid in
+/// upper case ends the run with its widget, to be lowered as it is copied; any other difference ends it before the
+/// widget, which <see cref="PlainWidget"/> or the tokenizer then reads.
+/// </para>
+/// </remarks>
+internal static class CanonicalRun
+{
+    // A widget's opening brace to its Guid's first digit, the Guid's length, and where its closing quote is.
+    private const int GuidStart = 7;
+    private const int GuidLength = 36;
+    private const int GuidEnd = GuidStart + GuidLength;
+
+    // Each member's quotes, the last of which closes its value.
+    private const int QuotesPerMember = 4;
+
+    // One bit in four, the pattern that picks every fourth quote.
+    private const ulong FourthQuotes = 0x1111_1111_1111_1111;
+
+    // What follows a widget's closing quote in a run: its closing brace, and the comma before the next widget.
+    private static ReadOnlySpan<byte> WidgetEnd => "},"u8;
+
+    // Each string member's prefix, and the instant's, as a vector padded with zeros and a mask of its own bytes.
+    private static readonly Vector128<byte>[] Prefixes =
+        [.. Enumerable.Range(0, WidgetMembers.Count).Select(member => Vector128.Create<byte>([.. Prefix(member), .. new byte[Vector128<byte>.Count - Prefix(member).Length]]))];
+
+    private static readonly Vector128<byte>[] PrefixMasks =
+        [.. Enumerable.Range(0, WidgetMembers.Count).Select(member => Vector128.LessThan(Vector128<byte>.Indices, Vector128.Create((byte)Prefix(member).Length)))];
+
+    private static readonly int CreatedUtcPrefixLength = Prefix(WidgetMembers.CreatedUtc).Length;
+
+    // A widget's head, its first 58 bytes: the bytes it must have where they are fixed, and where its hex digits are.
+    private static readonly Vector512<byte> Head;
+    private static readonly ulong HeadFixed;
+    private static readonly ulong HeadDigits;
+
+    private static readonly Vector512<byte> Quote = Vector512.Create((byte)'"');
+
+#pragma warning disable CA1810 // The head's three parts are made from one layout, in one place.
+    static CanonicalRun()
+#pragma warning restore CA1810
+    {
+        byte[] head = [.. Prefix(WidgetMembers.Id), .. "00000000-0000-0000-0000-000000000000\""u8, .. Prefix(WidgetMembers.Id + 1)];
+        Head = Vector512.Create<byte>([.. head, .. new byte[Vector512<byte>.Count - head.Length]]);
+        for (var at = 0; at < head.Length; at++)
+        {
+            var isDigit = at is >= GuidStart and < GuidEnd && head[at] == '0';
+            HeadDigits |= isDigit ? 1UL << at : 0;
+            HeadFixed |= isDigit ? 0 : 1UL << at;
+        }
+    }
+
+    /// <summary>
+    /// How many bytes of <paramref name="buffer"/>, from its start, are widgets in canonical layout, one after another,
+    /// up to the last one's closing brace; 0 when the first is not one or not all in the buffer.
+    /// </summary>
+    /// <param name="buffer">The bytes from a widget's opening brace to wherever the buffer ends.</param>
+    /// <param name="most">How many widgets the run may hold at most.</param>
+    /// <param name="widgets">How many widgets the run holds.</param>
+    /// <param name="upperCaseGuid">
+    /// Where the last widget's Guid starts if it has upper-case digits (copy it in lower case); -1 otherwise.
+    /// </param>
+    public static int Measure(ReadOnlySpan<byte> buffer, int most, out int widgets, out int upperCaseGuid)
+    {
+        widgets = 0;
+        upperCaseGuid = -1;
+        if (!IsHead(buffer, 0, out var upperCase))
+        {
+            return 0;
+        }
+
+        var run = 0;
+        var widgetStart = 0;
+        var member = WidgetMembers.Id;
+        var instant = 0;
+        var refusedAt = int.MaxValue;
+        var quotesBefore = 0;
+        for (var block = 0; block < buffer.Length; block += Vector512<byte>.Count)
+        {
+            // The last block is loaded from the buffer's end, and its bytes before the block shifted out of its masks.
+            var at = Math.Min(block, buffer.Length - Vector512<byte>.Count);
+            var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at);
+            var quotes = Vector512.Equals(bytes, Quote).ExtractMostSignificantBits() >> (block - at);
+            var refused = IsRefused(bytes).ExtractMostSignificantBits() >> (block - at);
+            if (refused != 0 && refusedAt == int.MaxValue)
+            {
+                refusedAt = block + BitOperations.TrailingZeroCount(refused);
+            }
+
+            var closing = DepositBits(FourthQuotes << ((QuotesPerMember - 1 - quotesBefore) & 3), quotes);
+            quotesBefore += BitOperations.PopCount(quotes);
+            for (; closing != 0; closing &= closing - 1)
+            {
+                var end = block + BitOperations.TrailingZeroCount(closing);
+                if (member == WidgetMembers.CreatedUtc)
+                {
+                    if (refusedAt < end || end >= buffer.Length - 1 || buffer[end + 1] != '}' ||
+                        !PlainWidget.IsCanonicalInstant(buffer[instant..end]))
+                    {
+                        return run;
+                    }
+
+                    widgets++;
+                    run = end + 2;
+                    if (upperCase)
+                    {
+                        upperCaseGuid = widgetStart + GuidStart;
+                        return run;
+                    }
+
+                    if (widgets == most)
+                    {
+                        return run;
+                    }
+
+                    widgetStart = run + 1;
+                    if (!buffer[(end + 1)..].StartsWith(WidgetEnd) || !IsHead(buffer, widgetStart, out upperCase))
+                    {
+                        return run;
+                    }
+
+                    member = WidgetMembers.Id;
+                    continue;
+                }
+
+                // The Guid's closing quote and the first prefix were checked with the head.
+                if (member > WidgetMembers.Id && !StartsWithPrefix(buffer, end + 1, member + 1))
+                {
+                    return run;
+                }
+
+                // Where the instant starts, once the last string member's value has closed.
+                instant = end + 1 + CreatedUtcPrefixLength;
+                member++;
+            }
+        }
+
+        return run;
+    }
+
+    // Whether buffer has a widget's head at at: its start, a Guid (whose digits are in upper case too if upperCase),
+    // and the first string member's prefix. A widget is longer than one load, so one with fewer bytes left is not all
+    // in the buffer.
+    private static bool IsHead(ReadOnlySpan<byte> buffer, int at, out bool upperCase)
+    {
+        upperCase = false;
+        if (at > buffer.Length - Vector512<byte>.Count)
+        {
+            return false;
+        }
+
+        var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at);
+        var differs = (~Vector512.Equals(bytes, Head)).ExtractMostSignificantBits();
+        var digits = Vector512.LessThan(bytes - Vector512.Create((byte)'0'), Vector512.Create((byte)10)) |
+            Vector512.LessThan(bytes - Vector512.Create((byte)'a'), Vector512.Create((byte)6));
+        var upper = Vector512.LessThan(bytes - Vector512.Create((byte)'A'), Vector512.Create((byte)6)).ExtractMostSignificantBits() & HeadDigits;
+        upperCase = upper != 0;
+        return (differs & HeadFixed) == 0 && ((digits.ExtractMostSignificantBits() | upper) & HeadDigits) == HeadDigits;
+    }
+
+    // Whether buffer holds member's prefix at at, in one masked comparison. A widget has more than 16 bytes from any
+    // prefix on (its shortest ending, ',"createdUtc":""}', is longer), so where the buffer has fewer it is not all there.
+    private static bool StartsWithPrefix(ReadOnlySpan<byte> buffer, int at, int member) =>
+        at <= buffer.Length - Vector128<byte>.Count &&
+        ((Vector128.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at) ^ Prefixes[member]) & PrefixMasks[member]).Equals(Vector128<byte>.Zero);
+
+    // The bytes a plain string cannot hold: control bytes, those above DEL, and the backslash.
+    private static Vector512<byte> IsRefused(Vector512<byte> bytes) =>
+        Vector512.GreaterThan(bytes - Vector512.Create((byte)' '), Vector512.Create((byte)(0x7F - ' '))) |
+        Vector512.Equals(bytes, Vector512.Create((byte)'\\'));
+
+    // Each member's bytes before its value in canonical layout, the value's opening quote included.
+    private static byte[] Prefix(int member) =>
+        member is WidgetMembers.Id or WidgetMembers.CreatedUtc ? [.. WidgetMembers.Prefix(member), (byte)'"'] : WidgetMembers.Prefix(member).ToArray();
+
+    // The bits of mask picked by pattern: mask's lowest set bit if pattern's lowest bit is set, its second if the next
+    // is, and so on: x86's pdep, which DepositBitsOneByOne writes out where it is missing.
+    private static ulong DepositBits(ulong pattern, ulong mask) =>
+        Bmi2.X64.IsSupported ? Bmi2.X64.ParallelBitDeposit(pattern, mask) : DepositBitsOneByOne(pattern, mask);
+
+    /// <summary>What x86's <c>pdep</c> gives, one set bit of <paramref name="mask"/> at a time.</summary>
+    internal static ulong DepositBitsOneByOne(ulong pattern, ulong mask)
+    {
+        ulong deposited = 0;
+        for (; mask != 0 && pattern != 0; mask &= mask - 1, pattern >>= 1)
+        {
+            deposited |= mask & (0 - mask) & (0 - (pattern & 1));
+        }
+
+        return deposited;
+    }
+}

@@ -1,0 +1,236 @@
+using System.Text;
+using Signing.Tests.Transcoding.Harness;
+using Signing.Transcoding;
+
+namespace Signing.Tests.Transcoding;
+
+/// <summary>
+/// What <see cref="CanonicalRun"/> takes as widgets in canonical layout, held directly: a widget it misses is read by a
+/// slower path that writes the same bytes, so only these tests can see a miss; one it takes wrongly the differential
+/// tests see too.
+/// </summary>
+public sealed class CanonicalRunTests
+{
+    public static TheoryData<string, string> CanonicalWidgets() => new()
+    {
+        { "canonical", EnvelopeJson.Widget() },
+        { "empty first string", EnvelopeJson.Widget("property0", "\"\"") },
+        { "empty last string", EnvelopeJson.Widget("property9", "\"\"") },
+        { "space, tilde and del", EnvelopeJson.Widget("property3", "\" ~\u007f!\"") },
+        { "quote-like text", EnvelopeJson.Widget("property4", "\"',:{}[]\"") },
+        { "instant to the second", EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56Z\"") },
+        { "instant to 7 digits", EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56.1234567Z\"") },
+    };
+
+    public static TheoryData<string, string> OtherWidgets()
+    {
+        var widget = EnvelopeJson.Widget();
+        var cases = new TheoryData<string, string>
+        {
+            { "reversed", EnvelopeJson.Widget(EnvelopeJson.Members.Reverse()) },
+            { "two members swapped", widget.Replace("\"property3\":\"3\",\"property4\":\"4\"", "\"property4\":\"4\",\"property3\":\"3\"", StringComparison.Ordinal) },
+            { "first two swapped", EnvelopeJson.Widget(["property0", "id", .. EnvelopeJson.Members[2..]]) },
+            { "last two swapped", EnvelopeJson.Widget([.. EnvelopeJson.Members[..10], "createdUtc", "property9"]) },
+            { "member missing", EnvelopeJson.Widget(EnvelopeJson.Members.Where(m => m != "property5")) },
+            { "member added", widget[..^1] + ",\"extra\":\"x\"}" },
+            { "short guid", EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964f\"") },
+            { "long guid", EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964ff0\"") },
+            { "guid without dashes", EnvelopeJson.Widget("id", "\"6f9619ff08b860d0110b42d000cf4fc964ff\"") },
+            { "guid with a letter past f", EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964fg\"") },
+            { "guid with a quote", EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc96\"ff\"") },
+            { "guid with a control byte", EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964\u0016f\"") },
+            { "guid not a string", EnvelopeJson.Widget("id", "1234567890123456789012345678901234567890") },
+            { "guid unquoted at the end", EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964ff ") },
+            { "instant with an offset", EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56+02:00\"") },
+            { "instant with a trailing zero", EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56.780Z\"") },
+            { "instant not an instant", EnvelopeJson.Widget("createdUtc", "\"not an instant\"") },
+            { "instant empty", EnvelopeJson.Widget("createdUtc", "\"\"") },
+            { "instant not a string", EnvelopeJson.Widget("createdUtc", "null") },
+            { "instant with an escape", EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56\\u005a\"") },
+            { "string with an escape", EnvelopeJson.Widget("property0", "\"\\u0041\"") },
+            { "string not a string", EnvelopeJson.Widget("property9", "9") },
+            { "non-ascii string", EnvelopeJson.Widget("property5", "\"caf\u00e9\"") },
+            { "control character", EnvelopeJson.Widget("property5", "\"\t\"") },
+            { "no closing brace", widget[..^1] + "," },
+            { "not a widget", "[" + widget[1..^1] + "]" },
+        };
+
+        // A space before or after each structural character, one at a time: still JSON, no longer canonical.
+        var inString = false;
+        for (var at = 0; at < widget.Length; at++)
+        {
+            inString ^= widget[at] == '"';
+            if (!inString && widget[at] is '{' or ',' or ':')
+            {
+                cases.Add($"space after byte {at}", widget[..(at + 1)] + " " + widget[(at + 1)..]);
+            }
+
+            if (!inString && widget[at] is ',' or ':' or '}')
+            {
+                cases.Add($"space before byte {at}", widget[..at] + " " + widget[at..]);
+            }
+        }
+
+        return cases;
+    }
+
+    [Theory]
+    [MemberData(nameof(CanonicalWidgets))]
+    public void A_widget_in_canonical_layout_is_taken_to_its_closing_brace(string name, string widget)
+    {
+        foreach (var after in new[] { "", ",", "]}", ", " + EnvelopeJson.Widget(), ",{" })
+        {
+            AssertRun(widget + after, Utf8(widget).Length, widgets: 1, upperCaseGuid: -1, $"{name}, followed by '{after}'");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(CanonicalWidgets))]
+    public void Widgets_in_canonical_layout_are_taken_together_up_to_the_first_that_is_not(string name, string widget)
+    {
+        var canonical = EnvelopeJson.Widget();
+        var run = string.Join(",", canonical, widget, canonical, widget);
+        foreach (var after in new[] { "", "]}", ",{}", "," + EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56+02:00\""), " ," + canonical })
+        {
+            AssertRun(run + after, Utf8(run).Length, widgets: 4, upperCaseGuid: -1, $"{name}, followed by '{after}'");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(OtherWidgets))]
+    public void A_widget_in_any_other_layout_or_with_a_value_to_rewrite_is_not_taken(string name, string widget)
+    {
+        AssertRun(widget + "," + EnvelopeJson.Widget(), 0, widgets: 0, upperCaseGuid: -1, name);
+    }
+
+    [Theory]
+    [MemberData(nameof(OtherWidgets))]
+    public void A_run_ends_before_a_widget_that_is_not_in_canonical_layout(string name, string widget)
+    {
+        var run = EnvelopeJson.Widget() + "," + EnvelopeJson.Widget();
+        AssertRun(run + "," + widget + "," + EnvelopeJson.Widget(), Utf8(run).Length, widgets: 2, upperCaseGuid: -1, name);
+    }
+
+    [Fact]
+    public void A_guid_in_upper_case_ends_the_run_with_its_widget_to_be_lowered()
+    {
+        var upper = EnvelopeJson.Widget("id", "\"6F9619FF-8B86-D011-B42D-00CF4FC964FF\"");
+        var mixed = EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964fF\"");
+        var canonical = EnvelopeJson.Widget();
+        AssertRun(upper + "," + canonical, Utf8(upper).Length, widgets: 1, upperCaseGuid: 7, "first");
+        AssertRun(canonical + "," + mixed + "," + canonical, Utf8(canonical + "," + mixed).Length, widgets: 2, upperCaseGuid: Utf8(canonical).Length + 1 + 7, "second");
+    }
+
+    [Fact]
+    public void A_run_holds_no_more_widgets_than_it_may()
+    {
+        var widget = EnvelopeJson.Widget();
+        var bytes = Utf8(string.Join(",", Enumerable.Repeat(widget, 4)));
+        for (var most = 1; most <= 5; most++)
+        {
+            var widgets = Math.Min(most, 4);
+            var length = (widgets * (Utf8(widget).Length + 1)) - 1;
+            Assert.Equal((length, widgets), (CanonicalRun.Measure(bytes, most, out var taken, out _), taken));
+        }
+    }
+
+    [Fact]
+    public void A_widget_cut_short_anywhere_is_not_taken_nor_ends_a_run_early()
+    {
+        var widget = EnvelopeJson.Widget();
+        var bytes = Utf8(widget + "," + widget);
+        var first = Utf8(widget).Length;
+        for (var length = 0; length < bytes.Length; length++)
+        {
+            var expected = length < first ? 0 : first;
+            AssertRun(bytes.AsSpan(0, length), expected, widgets: expected == 0 ? 0 : 1, upperCaseGuid: -1, $"cut to {length} bytes");
+        }
+    }
+
+    [Fact]
+    public void A_value_of_any_length_is_taken_wherever_its_closing_quote_falls()
+    {
+        // The quotes are found 64 bytes at a time, the last 64 loaded from the buffer's end: every length from empty to
+        // past a block, in every string member, so that each closing quote falls in every place of a block, and the
+        // run first and last in the buffer.
+        foreach (var member in EnvelopeJson.Members[1..^1])
+        {
+            for (var length = 0; length <= 70; length++)
+            {
+                var widget = EnvelopeJson.Widget(member, "\"" + new string('v', length) + "\"");
+                var two = widget + "," + widget;
+                foreach (var after in new[] { "", "]}", " ," + EnvelopeJson.Widget() })
+                {
+                    AssertRun(two + after, Utf8(two).Length, widgets: 2, upperCaseGuid: -1, $"{member} of {length} bytes, followed by '{after}'");
+                }
+            }
+        }
+    }
+
+    [Fact]
+    public void A_widget_with_any_byte_outside_its_values_changed_is_not_taken()
+    {
+        // The braces, commas, colons, names and every quote, each replaced in turn by a letter: the text stays plain,
+        // the layout is no longer canonical (a name no widget has, a value that runs on, or no JSON at all). In the
+        // first widget nothing is taken; in the second, only the first.
+        var layout = new List<(string Text, bool IsValue)>();
+        foreach (var member in EnvelopeJson.Members)
+        {
+            layout.Add(((member == EnvelopeJson.Members[0] ? "{" : ",") + $"\"{member}\":\"", false));
+            layout.Add((EnvelopeJson.ValidValue(member)[1..^1], true));
+            layout.Add(("\"", false));
+        }
+
+        layout.Add(("}", false));
+        var widget = string.Concat(layout.Select(part => part.Text));
+        Assert.Equal(EnvelopeJson.Widget(), widget);
+        var first = Utf8(widget).Length;
+
+        var at = 0;
+        foreach (var (text, isValue) in layout)
+        {
+            foreach (var character in text)
+            {
+                if (!isValue)
+                {
+                    var changed = (byte)(character == 'x' ? 'y' : 'x');
+                    var bytes = Utf8(widget + "," + widget + "," + widget);
+                    bytes[at] = changed;
+                    AssertRun(bytes, 0, widgets: 0, upperCaseGuid: -1, $"byte {at} ('{character}') of the first changed");
+                    bytes = Utf8(widget + "," + widget + "," + widget);
+                    bytes[first + 1 + at] = changed;
+                    AssertRun(bytes, first, widgets: 1, upperCaseGuid: -1, $"byte {at} ('{character}') of the second changed");
+                }
+
+                at++;
+            }
+        }
+    }
+
+    [Fact]
+    public void A_comma_between_widgets_changed_to_any_other_byte_ends_the_run()
+    {
+        var widget = EnvelopeJson.Widget();
+        var first = Utf8(widget).Length;
+        for (var value = 0; value <= byte.MaxValue; value++)
+        {
+            var bytes = Utf8(widget + "," + widget);
+            bytes[first] = (byte)value;
+            var expected = value == ',' ? bytes.Length : first;
+            AssertRun(bytes, expected, widgets: value == ',' ? 2 : 1, upperCaseGuid: -1, $"byte {value} between");
+        }
+    }
+
+    private static void AssertRun(ReadOnlySpan<byte> buffer, int length, int widgets, int upperCaseGuid, string because)
+    {
+        var measured = CanonicalRun.Measure(buffer, int.MaxValue, out var measuredWidgets, out var measuredGuid);
+        Assert.True(
+            (measured, measuredWidgets, measuredGuid) == (length, widgets, upperCaseGuid),
+            $"{because}: measured {(measured, measuredWidgets, measuredGuid)}, expected {(length, widgets, upperCaseGuid)}");
+    }
+
+    private static void AssertRun(string buffer, int length, int widgets, int upperCaseGuid, string because) =>
+        AssertRun(Utf8(buffer), length, widgets, upperCaseGuid, because);
+
+    private static byte[] Utf8(string text) => Encoding.UTF8.GetBytes(text);
+}
