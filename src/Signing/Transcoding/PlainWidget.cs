@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
 using System.Text;
 using System.Text.Json;
@@ -41,9 +42,10 @@ internal static class PlainWidget
     // What a Guid's digits in "D" format may hold, in either case.
     private static readonly SearchValues<byte> GuidDigits = SearchValues.Create("0123456789abcdefABCDEF-"u8);
 
-    // A canonical instant's first 16 bytes, where they are not digits, and which of them are digits.
-    private static readonly Vector128<byte> InstantLayout = Vector128.Create("0000-00-00T00:00"u8);
-    private static readonly Vector128<byte> InstantDigits = Vector128.Equals(InstantLayout, Vector128.Create((byte)'0'));
+    // A canonical instant's first 16 bytes, and its 16 bytes from the fourth, with a '0' for each digit.
+    private const int TimeStart = 3;
+    private static readonly Vector128<byte> DateLayout = Vector128.Create("0000-00-00T00:00"u8);
+    private static readonly Vector128<byte> TimeLayout = Vector128.Create("0-00-00T00:00:00"u8);
 
     // JSON's whitespace, the only bytes the tokenizer skips between tokens (comments are refused).
     private static readonly SearchValues<byte> Whitespace = SearchValues.Create(" \t\r\n"u8);
@@ -233,34 +235,41 @@ internal static class PlainWidget
 
     // Whether text is an instant as CanonicalValues.WriteDate writes it: UTC, to the second or with a fraction of 1 to 7
     // digits that does not end with 0, and a real date and time (which the tokenizer checks for any other form). Every
-    // widget's instant comes through here, so its first 16 bytes, "yyyy-MM-ddTHH:mm", are checked in one load.
+    // widget's instant comes through here, so its layout is checked in three loads of 16 bytes: "yyyy-MM-ddTHH:mm",
+    // "y-MM-ddTHH:mm:ss", and the 16 bytes before the 'Z', where the fraction's digits are.
     internal static bool IsCanonicalInstant(ReadOnlySpan<byte> text)
     {
-        if (text.Length is < WholeSecondsInstant or > LongestInstant || text.Length == WholeSecondsInstant + 1 ||
-            text[^1] != 'Z' || text[16] != ':' || !char.IsAsciiDigit((char)text[17]) || !char.IsAsciiDigit((char)text[18]))
+        if (text.Length is < WholeSecondsInstant or > LongestInstant || text.Length == WholeSecondsInstant + 1 || text[^1] != 'Z')
         {
             return false;
         }
 
-        var head = Vector128.Create(text);
-        var isDigit = Vector128.LessThan(head - Vector128.Create((byte)'0'), Vector128.Create((byte)10));
-        if (!Vector128.ConditionalSelect(InstantDigits, isDigit, Vector128.Equals(head, InstantLayout)).Equals(Vector128<byte>.AllBitsSet))
+        ref var start = ref MemoryMarshal.GetReference(text);
+        var beforeZ = Vector128.LoadUnsafe(ref start, (nuint)(text.Length - 1 - Vector128<byte>.Count));
+        var fraction = Vector128.GreaterThanOrEqual(
+            Vector128<byte>.Indices, Vector128.Create((byte)(WholeSecondsInstant + Vector128<byte>.Count - text.Length + 1)));
+        if (!IsLaidOut(Vector128.LoadUnsafe(ref start), DateLayout) || !IsLaidOut(Vector128.LoadUnsafe(ref start, TimeStart), TimeLayout) ||
+            (fraction & ~IsDigit(beforeZ)) != Vector128<byte>.Zero ||
+            (text.Length > WholeSecondsInstant && (text[WholeSecondsInstant - 1] != '.' || text[^2] == '0')))
         {
             return false;
         }
 
-        if (text.Length > WholeSecondsInstant &&
-            (text[19] != '.' || text[20..^1].ContainsAnyExceptInRange((byte)'0', (byte)'9') || text[^2] == '0'))
-        {
-            return false;
-        }
-
+        // Days past the 28th are rare enough to ask the calendar about.
         var year = (Number(text, 0) * 100) + Number(text, 2);
         var month = Number(text, 5);
         var day = Number(text, 8);
-        return year >= 1 && month is >= 1 and <= 12 && day >= 1 && day <= DateTime.DaysInMonth(year, month) &&
+        return year >= 1 && month is >= 1 and <= 12 && day >= 1 && (day <= 28 || day <= DateTime.DaysInMonth(year, month)) &&
             Number(text, 11) <= 23 && Number(text, 14) <= 59 && Number(text, 17) <= 59;
     }
+
+    // Whether bytes are laid out as layout's text has them, a digit wherever it has '0'.
+    private static bool IsLaidOut(Vector128<byte> bytes, Vector128<byte> layout) =>
+        Vector128.ConditionalSelect(Vector128.Equals(layout, Vector128.Create((byte)'0')), IsDigit(bytes), Vector128.Equals(bytes, layout))
+            .Equals(Vector128<byte>.AllBitsSet);
+
+    private static Vector128<byte> IsDigit(Vector128<byte> bytes) =>
+        Vector128.LessThan(bytes - Vector128.Create((byte)'0'), Vector128.Create((byte)10));
 
     // The value of the two digits at at, known to be digits.
     private static int Number(ReadOnlySpan<byte> text, int at) => ((text[at] - '0') * 10) + text[at + 1] - '0';
