@@ -42,6 +42,7 @@ internal static class CanonicalRun
     private static ReadOnlySpan<byte> WidgetEnd => "},"u8;
 
     // Each string member's prefix, and the instant's, as a vector padded with zeros and a mask of its own bytes.
+    // Stryker disable once Arithmetic : padding longer than the vector is cut to it.
     private static readonly Vector128<byte>[] Prefixes =
         [.. Enumerable.Range(0, WidgetMembers.Count).Select(member => Vector128.Create<byte>([.. Prefix(member), .. new byte[Vector128<byte>.Count - Prefix(member).Length]]))];
 
@@ -50,26 +51,20 @@ internal static class CanonicalRun
 
     private static readonly int CreatedUtcPrefixLength = Prefix(WidgetMembers.CreatedUtc).Length;
 
-    // A widget's head, its first 58 bytes: the bytes it must have where they are fixed, and where its hex digits are.
-    private static readonly Vector512<byte> Head;
-    private static readonly ulong HeadFixed;
-    private static readonly ulong HeadDigits;
+    // A widget's head, its first 58 bytes: its start, a Guid (a '0' for each digit) and the first string member's
+    // prefix; which of its bytes are the Guid's digits, and which are fixed.
+    private static readonly byte[] HeadText =
+        [.. Prefix(WidgetMembers.Id), .. "00000000-0000-0000-0000-000000000000\""u8, .. Prefix(WidgetMembers.Id + 1)];
+
+    // Stryker disable once Arithmetic : padding longer than the vector is cut to it.
+    private static readonly Vector512<byte> Head = Vector512.Create<byte>([.. HeadText, .. new byte[Vector512<byte>.Count - HeadText.Length]]);
+
+    private static readonly ulong HeadDigits =
+        Vector512.Equals(Head, Vector512.Create((byte)'0')).ExtractMostSignificantBits() & (((1UL << GuidLength) - 1) << GuidStart);
+
+    private static readonly ulong HeadFixed = ((1UL << HeadText.Length) - 1) & ~HeadDigits;
 
     private static readonly Vector512<byte> Quote = Vector512.Create((byte)'"');
-
-#pragma warning disable CA1810 // The head's three parts are made from one layout, in one place.
-    static CanonicalRun()
-#pragma warning restore CA1810
-    {
-        byte[] head = [.. Prefix(WidgetMembers.Id), .. "00000000-0000-0000-0000-000000000000\""u8, .. Prefix(WidgetMembers.Id + 1)];
-        Head = Vector512.Create<byte>([.. head, .. new byte[Vector512<byte>.Count - head.Length]]);
-        for (var at = 0; at < head.Length; at++)
-        {
-            var isDigit = at is >= GuidStart and < GuidEnd && head[at] == '0';
-            HeadDigits |= isDigit ? 1UL << at : 0;
-            HeadFixed |= isDigit ? 0 : 1UL << at;
-        }
-    }
 
     /// <summary>
     /// How many bytes of <paramref name="buffer"/>, from its start, are widgets in canonical layout, one after another,
@@ -96,13 +91,19 @@ internal static class CanonicalRun
         var instant = 0;
         var refusedAt = int.MaxValue;
         var quotesBefore = 0;
+        // Stryker disable once Equality : a block at the buffer's end finds closing quotes past it, where no prefix or
+        // brace fits, so the run ends where it would have.
         for (var block = 0; block < buffer.Length; block += Vector512<byte>.Count)
         {
             // The last block is loaded from the buffer's end, and its bytes before the block shifted out of its masks.
             var at = Math.Min(block, buffer.Length - Vector512<byte>.Count);
             var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at);
+
+            // Stryker disable Bitwise : the masks are unsigned, so ">>>" is ">>".
             var quotes = Vector512.Equals(bytes, Quote).ExtractMostSignificantBits() >> (block - at);
             var refused = IsRefused(bytes).ExtractMostSignificantBits() >> (block - at);
+
+            // Stryker restore Bitwise
             if (refused != 0 && refusedAt == int.MaxValue)
             {
                 refusedAt = block + BitOperations.TrailingZeroCount(refused);
@@ -115,6 +116,7 @@ internal static class CanonicalRun
                 var end = block + BitOperations.TrailingZeroCount(closing);
                 if (member == WidgetMembers.CreatedUtc)
                 {
+                    // Stryker disable once Equality : a closing quote is not a refused byte, so refusedAt is never end.
                     if (refusedAt < end || end >= buffer.Length - 1 || buffer[end + 1] != '}' ||
                         !PlainWidget.IsCanonicalInstant(buffer[instant..end]))
                     {
@@ -144,8 +146,9 @@ internal static class CanonicalRun
                     continue;
                 }
 
-                // The Guid's closing quote and the first prefix were checked with the head.
-                if (member > WidgetMembers.Id && !StartsWithPrefix(buffer, end + 1, member + 1))
+                // After the Guid's closing quote, the first prefix, which the head has checked, is compared again: one
+                // branch fewer.
+                if (!StartsWithPrefix(buffer, end + 1, member + 1))
                 {
                     return run;
                 }
@@ -164,7 +167,10 @@ internal static class CanonicalRun
     // in the buffer.
     private static bool IsHead(ReadOnlySpan<byte> buffer, int at, out bool upperCase)
     {
+        // Stryker disable once Boolean : read only when the head is there.
         upperCase = false;
+
+        // Stryker disable once Equality : a head that ends at the buffer's end has no widget after it.
         if (at > buffer.Length - Vector512<byte>.Count)
         {
             return false;
@@ -181,6 +187,7 @@ internal static class CanonicalRun
 
     // Whether buffer holds member's prefix at at, in one masked comparison. A widget has more than 16 bytes from any
     // prefix on (its shortest ending, ',"createdUtc":""}', is longer), so where the buffer has fewer it is not all there.
+    // Stryker disable once Equality : a prefix that ends at the buffer's end has no widget's end after it.
     private static bool StartsWithPrefix(ReadOnlySpan<byte> buffer, int at, int member) =>
         at <= buffer.Length - Vector128<byte>.Count &&
         ((Vector128.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at) ^ Prefixes[member]) & PrefixMasks[member]).Equals(Vector128<byte>.Zero);
@@ -196,6 +203,7 @@ internal static class CanonicalRun
 
     // The bits of mask picked by pattern: mask's lowest set bit if pattern's lowest bit is set, its second if the next
     // is, and so on: x86's pdep, which DepositBitsOneByOne writes out where it is missing.
+    // Stryker disable once Conditional : either way gives the same bits; BitDepositTests hold the written-out one.
     private static ulong DepositBits(ulong pattern, ulong mask) =>
         Bmi2.X64.IsSupported ? Bmi2.X64.ParallelBitDeposit(pattern, mask) : DepositBitsOneByOne(pattern, mask);
 
@@ -203,10 +211,15 @@ internal static class CanonicalRun
     internal static ulong DepositBitsOneByOne(ulong pattern, ulong mask)
     {
         ulong deposited = 0;
-        for (; mask != 0 && pattern != 0; mask &= mask - 1, pattern >>= 1)
+
+        // Stryker disable Bitwise,Assignment : pattern is unsigned, so ">>>" is ">>"; each bit is deposited once, so "xor"
+        // sets it as "or" does.
+        for (; mask != 0; mask &= mask - 1, pattern >>= 1)
         {
             deposited |= mask & (0 - mask) & (0 - (pattern & 1));
         }
+
+        // Stryker restore Bitwise,Assignment
 
         return deposited;
     }

@@ -148,6 +148,42 @@ public sealed class CanonicalRunTests
     }
 
     [Fact]
+    public void No_load_reads_past_the_buffer_or_before_it_wherever_the_buffer_ends()
+    {
+        // The loads of 64 and 16 bytes are kept within the buffer by their own bounds checks, not by the span's, and a
+        // load past the end would go unseen in an array with more bytes after it: here the bytes end (or start) at a
+        // page the process may not touch, so such a load stops the test run. Every length of a run of three widgets, so
+        // that its end falls everywhere in a widget and a block; an upper-case Guid and a long value for the other paths.
+        if (!GuardedMemory.IsSupported)
+        {
+            return;
+        }
+
+        var widgets = new[]
+        {
+            EnvelopeJson.Widget(),
+            EnvelopeJson.Widget("id", "\"6F9619FF-8B86-D011-B42D-00CF4FC964FF\""),
+            EnvelopeJson.Widget("property4", "\"" + new string('v', 100) + "\""),
+        };
+        foreach (var widget in widgets)
+        {
+            var run = Utf8(string.Join(",", widget, EnvelopeJson.Widget(), widget));
+            for (var length = 0; length <= run.Length; length++)
+            {
+                using (var guarded = GuardedMemory.EndingAtAGuard(run.AsSpan(0, length)))
+                {
+                    CanonicalRun.Measure(guarded.Bytes, int.MaxValue, out _, out _);
+                }
+
+                using (var guarded = GuardedMemory.StartingAtAGuard(run.AsSpan(0, length)))
+                {
+                    CanonicalRun.Measure(guarded.Bytes, int.MaxValue, out _, out _);
+                }
+            }
+        }
+    }
+
+    [Fact]
     public void A_value_of_any_length_is_taken_wherever_its_closing_quote_falls()
     {
         // The quotes are found 64 bytes at a time, the last 64 loaded from the buffer's end: every length from empty to
