@@ -259,9 +259,21 @@ internal static class PlainWidget
         var year = (Number(text, 0) * 100) + Number(text, 2);
         var month = Number(text, 5);
         var day = Number(text, 8);
-        // Stryker disable once Equality : asking the calendar about the 28th gives the same answer.
-        return year >= 1 && month is >= 1 and <= 12 && day >= 1 && (day <= 28 || day <= DateTime.DaysInMonth(year, month)) &&
+        return year >= 1 && month is >= 1 and <= 12 && day >= 1 && IsDayOfMonth(year, month, day) &&
             Number(text, 11) <= 23 && Number(text, 14) <= 59 && Number(text, 17) <= 59;
+    }
+
+    // Whether day, from 1 on, is a day of the month; days to the 28th are in every month, so only the later ones are
+    // asked of the calendar.
+    private static bool IsDayOfMonth(int year, int month, int day)
+    {
+        // Stryker disable once Equality : asking the calendar about the 28th gives the same answer.
+        if (day <= 28)
+        {
+            return true;
+        }
+
+        return day <= DateTime.DaysInMonth(year, month);
     }
 
     // Whether bytes are laid out as layout's text has them, a digit wherever it has '0'.
