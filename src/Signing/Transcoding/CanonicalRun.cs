@@ -27,10 +27,9 @@ namespace Signing.Transcoding;
 /// </remarks>
 internal static class CanonicalRun
 {
-    // A widget's opening brace to its Guid's first digit, the Guid's length, and where its closing quote is.
+    // A widget's opening brace to its Guid's first digit, and the Guid's length.
     private const int GuidStart = 7;
     private const int GuidLength = 36;
-    private const int GuidEnd = GuidStart + GuidLength;
 
     // Each member's quotes, the last of which closes its value.
     private const int QuotesPerMember = 4;
