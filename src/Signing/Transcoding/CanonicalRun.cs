@@ -20,7 +20,7 @@ namespace Signing.Transcoding;
 /// </para>
 /// <para>
 /// A widget's first 58 bytes (its start, its Guid's 36 digits and dashes, and the first string member's prefix) are
-/// checked in one load against the layout, and its instant by <see cref="PlainWidget.IsCanonicalInstant"/>. A Guid in
+/// checked in one load against the layout, and its instant by <see cref="CanonicalInstant"/>. A Guid in
 /// upper case ends the run with its widget, to be lowered as it is copied; any other difference ends it before the
 /// widget, which <see cref="PlainWidget"/> or the tokenizer then reads.
 /// </para>
@@ -120,7 +120,7 @@ internal static class CanonicalRun
                     // Stryker disable once Equality : a closing quote is not a refused byte, so refusedAt is never end.
                     var refusedInWidget = refusedAt < end;
                     if (refusedInWidget || end >= buffer.Length - 1 || buffer[end + 1] != '}' ||
-                        !PlainWidget.IsCanonicalInstant(buffer[instant..end]))
+                        !CanonicalInstant.Matches(buffer[instant..end]))
                     {
                         return run;
                     }
@@ -218,7 +218,7 @@ internal static class CanonicalRun
             // Each bit is deposited once, so adding it sets it.
             deposited += mask & (0 - mask) & (0 - (pattern & 1));
 
-            // Stryker disable once Bitwise : pattern is unsigned, so ">>>" is ">>".
+            // Stryker disable once Assignment : pattern is unsigned, so ">>>=" is ">>=".
             pattern >>= 1;
         }
 

@@ -29,10 +29,6 @@ internal static class PlainWidget
     // A Guid's length in "D" format.
     private const int GuidLength = 36;
 
-    // The lengths of a canonical instant, "2024-03-10T10:34:56Z", without a fraction and with one of 7 digits.
-    private const int WholeSecondsInstant = 20;
-    private const int LongestInstant = 28;
-
     // What a string may hold and come out unchanged: printable ASCII and DEL, less the quote and backslash, which a
     // plain string cannot hold. Every other byte is escaped, an escape, a control character or part of a longer
     // character, which the slow path handles.
@@ -41,11 +37,6 @@ internal static class PlainWidget
 
     // What a Guid's digits in "D" format may hold, in either case.
     private static readonly SearchValues<byte> GuidDigits = SearchValues.Create("0123456789abcdefABCDEF-"u8);
-
-    // A canonical instant's first 16 bytes, and its 16 bytes from the fourth, with a '0' for each digit.
-    private const int TimeStart = 3;
-    private static readonly Vector128<byte> DateLayout = Vector128.Create("0000-00-00T00:00"u8);
-    private static readonly Vector128<byte> TimeLayout = Vector128.Create("0-00-00T00:00:00"u8);
 
     // JSON's whitespace, the only bytes the tokenizer skips between tokens (comments are refused).
     private static readonly SearchValues<byte> Whitespace = SearchValues.Create(" \t\r\n"u8);
@@ -221,7 +212,7 @@ internal static class PlainWidget
     private static bool ReadInstant(ReadOnlySpan<byte> quoted, out DateTime instant, out bool isCanonical)
     {
         instant = default;
-        isCanonical = IsCanonicalInstant(quoted[1..^1]);
+        isCanonical = CanonicalInstant.Matches(quoted[1..^1]);
         if (isCanonical)
         {
             return true;
@@ -232,58 +223,4 @@ internal static class PlainWidget
         reader.Read();
         return UtcInstantConverter.TryRead(ref reader, out instant);
     }
-
-    // Whether text is an instant as CanonicalValues.WriteDate writes it: UTC, to the second or with a fraction of 1 to 7
-    // digits that does not end with 0, and a real date and time (which the tokenizer checks for any other form). Every
-    // widget's instant comes through here, so its layout is checked in three loads of 16 bytes: "yyyy-MM-ddTHH:mm",
-    // "y-MM-ddTHH:mm:ss", and the 16 bytes before the 'Z', where the fraction's digits are.
-    internal static bool IsCanonicalInstant(ReadOnlySpan<byte> text)
-    {
-        if (text.Length is < WholeSecondsInstant or > LongestInstant || text.Length == WholeSecondsInstant + 1 || text[^1] != 'Z')
-        {
-            return false;
-        }
-
-        ref var start = ref MemoryMarshal.GetReference(text);
-        var beforeZ = Vector128.LoadUnsafe(ref start, (nuint)(text.Length - 1 - Vector128<byte>.Count));
-        var fraction = Vector128.GreaterThanOrEqual(
-            Vector128<byte>.Indices, Vector128.Create((byte)(WholeSecondsInstant + Vector128<byte>.Count - text.Length + 1)));
-        if (!IsLaidOut(Vector128.LoadUnsafe(ref start), DateLayout) || !IsLaidOut(Vector128.LoadUnsafe(ref start, TimeStart), TimeLayout) ||
-            (fraction & ~IsDigit(beforeZ)) != Vector128<byte>.Zero ||
-            (text.Length > WholeSecondsInstant && (text[WholeSecondsInstant - 1] != '.' || text[^2] == '0')))
-        {
-            return false;
-        }
-
-        // Days past the 28th are rare enough to ask the calendar about.
-        var year = (Number(text, 0) * 100) + Number(text, 2);
-        var month = Number(text, 5);
-        var day = Number(text, 8);
-        return year >= 1 && month is >= 1 and <= 12 && day >= 1 && IsDayOfMonth(year, month, day) &&
-            Number(text, 11) <= 23 && Number(text, 14) <= 59 && Number(text, 17) <= 59;
-    }
-
-    // Whether day, from 1 on, is a day of the month; days to the 28th are in every month, so only the later ones are
-    // asked of the calendar.
-    private static bool IsDayOfMonth(int year, int month, int day)
-    {
-        // Stryker disable once Equality : asking the calendar about the 28th gives the same answer.
-        if (day <= 28)
-        {
-            return true;
-        }
-
-        return day <= DateTime.DaysInMonth(year, month);
-    }
-
-    // Whether bytes are laid out as layout's text has them, a digit wherever it has '0'.
-    private static bool IsLaidOut(Vector128<byte> bytes, Vector128<byte> layout) =>
-        Vector128.ConditionalSelect(Vector128.Equals(layout, Vector128.Create((byte)'0')), IsDigit(bytes), Vector128.Equals(bytes, layout))
-            .Equals(Vector128<byte>.AllBitsSet);
-
-    private static Vector128<byte> IsDigit(Vector128<byte> bytes) =>
-        Vector128.LessThan(bytes - Vector128.Create((byte)'0'), Vector128.Create((byte)10));
-
-    // The value of the two digits at at, known to be digits.
-    private static int Number(ReadOnlySpan<byte> text, int at) => ((text[at] - '0') * 10) + text[at + 1] - '0';
 }

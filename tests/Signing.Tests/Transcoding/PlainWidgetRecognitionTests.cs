@@ -7,7 +7,8 @@ using Signing.Transcoding;
 namespace Signing.Tests.Transcoding;
 
 /// <summary>
-/// Three things <see cref="PlainWidget"/> recognizes, held one by one: an instant already in canonical form, a Guid,
+/// Three things <see cref="PlainWidget"/> recognizes, held one by one: an instant already in canonical form
+/// (<see cref="CanonicalInstant"/>), a Guid,
 /// and the widget that follows a copied one (the fourth, a widget in canonical layout, is
 /// <see cref="CanonicalRunTests"/>'s). A missed instant costs speed, not bytes (the slower branch writes the same), so
 /// only these tests can see one.
@@ -52,7 +53,49 @@ public sealed class PlainWidgetRecognitionTests
     [InlineData("Z")]
     public void An_instant_is_canonical_exactly_when_formatting_its_value_gives_it_back(string text)
     {
-        Assert.Equal(IsCanonical(text), PlainWidget.IsCanonicalInstant(Utf8(text)));
+        Assert.Equal(IsCanonical(text), CanonicalInstant.Matches(Utf8(text)));
+    }
+
+    [Fact]
+    public void An_instant_of_any_length_with_any_byte_changed_is_canonical_exactly_when_formatting_it_gives_it_back()
+    {
+        // The layout is chosen by the length and every byte checked at once: a fraction of 0 to 9 digits, each byte
+        // replaced in turn by one of each kind the layout tells apart, and the text cut short anywhere. Each text also
+        // ends, and then starts, at a page the process may not touch, so a load outside it stops the test run.
+        var fractions = new[] { "", ".", ".5", ".50", ".05", ".123", ".1234567", ".1234560", ".0000001", ".12345678", ".123456789" };
+        foreach (var fraction in fractions)
+        {
+            foreach (var date in new[] { "2024-02-29T23:59:59", "2023-12-31T00:00:00", "0001-01-01T00:00:00" })
+            {
+                var text = date + fraction + "Z";
+                AssertInstant(text);
+                for (var at = 0; at < text.Length; at++)
+                {
+                    AssertInstant(text[..at]);
+                    foreach (var replacement in "0159:-.TZz x")
+                    {
+                        AssertInstant(text[..at] + replacement + text[(at + 1)..]);
+                    }
+                }
+            }
+        }
+
+        static void AssertInstant(string text)
+        {
+            Assert.True(IsCanonical(text) == CanonicalInstant.Matches(Utf8(text)), text);
+            if (GuardedMemory.IsSupported)
+            {
+                using (var guarded = GuardedMemory.EndingAtAGuard(Utf8(text)))
+                {
+                    Assert.True(IsCanonical(text) == CanonicalInstant.Matches(guarded.Bytes), text);
+                }
+
+                using (var guarded = GuardedMemory.StartingAtAGuard(Utf8(text)))
+                {
+                    Assert.True(IsCanonical(text) == CanonicalInstant.Matches(guarded.Bytes), text);
+                }
+            }
+        }
     }
 
     [Fact]
@@ -66,7 +109,7 @@ public sealed class PlainWidgetRecognitionTests
                 for (var day = 0; day <= 32; day++)
                 {
                     var text = $"{year:0000}-{month:00}-{day:00}T12:00:00Z";
-                    var canonical = PlainWidget.IsCanonicalInstant(Utf8(text));
+                    var canonical = CanonicalInstant.Matches(Utf8(text));
                     Assert.True(canonical == IsCanonical(text), text);
                     days += canonical ? 1 : 0;
                 }
@@ -88,7 +131,7 @@ public sealed class PlainWidgetRecognitionTests
                 foreach (var second in new[] { 0, 1, 9, 10, 58, 59, 60, 61, 99 })
                 {
                     var text = $"2024-03-10T{hour:00}:{minute:00}:{second:00}Z";
-                    var canonical = PlainWidget.IsCanonicalInstant(Utf8(text));
+                    var canonical = CanonicalInstant.Matches(Utf8(text));
                     Assert.True(canonical == IsCanonical(text), text);
                     times += canonical ? 1 : 0;
                 }
