@@ -45,4 +45,30 @@ internal static class ServerReads
             await reader.CompleteAsync();
         }
     }
+
+    /// <summary>
+    /// Signs <paramref name="body"/> handed over as Kestrel hands over a body that has arrived while the request waited
+    /// for its turn: the whole of it in one read, in <see cref="KestrelBlockSize"/> segments (a load run's server saw
+    /// about 128 segments, 520 KB, a read on average at 3,000 widgets).
+    /// </summary>
+    public static async ValueTask<string> TranscodeBufferedAsync(TranscodingSigner signer, byte[] body)
+    {
+        var pipe = new Pipe(new PipeOptions(pauseWriterThreshold: 0, resumeWriterThreshold: 0, minimumSegmentSize: KestrelBlockSize, useSynchronizationContext: false));
+        for (var offset = 0; offset < body.Length; offset += KestrelBlockSize)
+        {
+            var piece = body.AsSpan(offset, Math.Min(KestrelBlockSize, body.Length - offset));
+            piece.CopyTo(pipe.Writer.GetSpan(KestrelBlockSize));
+            pipe.Writer.Advance(piece.Length);
+        }
+
+        await pipe.Writer.CompleteAsync();
+        try
+        {
+            return (await signer.SignAsync(pipe.Reader)).Signature;
+        }
+        finally
+        {
+            await pipe.Reader.CompleteAsync();
+        }
+    }
 }

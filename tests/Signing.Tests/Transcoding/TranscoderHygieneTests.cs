@@ -8,18 +8,27 @@ namespace Signing.Tests.Transcoding;
 
 /// <summary>
 /// Pooled memory goes back on every path (success, refusal, a failing connection, cancellation), failures from the
-/// reader pass through as they are, and a body in canonical order needs no memory beyond the hash chunk.
+/// reader pass through as they are, and a body in canonical order needs no memory beyond the hash chunk and the piece
+/// that joins a buffer's segments.
 /// </summary>
 public sealed class TranscoderHygieneTests
 {
     [Fact]
-    public async Task A_body_in_canonical_order_rents_only_the_hash_chunk()
+    public async Task A_body_in_canonical_order_rents_only_the_hash_chunk_and_a_piece_for_each_read_of_several_segments()
     {
         var pool = new CountingArrayPool();
+        var signer = new TranscodingSigner(TestData.Key, pool);
+        var body = Bodies.Canonical(3_000, seed: 1);
 
-        await new TranscodingSigner(TestData.Key, pool).SignAsync(new SteppedPipeReader(Bodies.Canonical(3_000, seed: 1), 4096));
-
+        // Read as one segment, nothing needs joining.
+        await signer.SignAsync(PipeReader.Create(new ReadOnlySequence<byte>(body)));
         Assert.Equal(1, pool.Rents);
+
+        // Read 4 KiB at a time, each read the cut end of the last and the next 4 KiB: a piece rented and given back for
+        // each read, none held between reads.
+        var stepped = new SteppedPipeReader(body, 4096);
+        await signer.SignAsync(stepped);
+        Assert.InRange(pool.Rents - 2, 1, stepped.Reads);
         Assert.Equal(0, pool.Outstanding);
     }
 

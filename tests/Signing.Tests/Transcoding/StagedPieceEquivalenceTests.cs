@@ -1,0 +1,87 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Text;
+using Signing.Generation;
+using Signing.Tests.Transcoding.Harness;
+
+namespace Signing.Tests.Transcoding;
+
+/// <summary>
+/// Bodies handed over whole in one read of many small segments, as Kestrel hands over a body that has arrived: the
+/// transcoder copies segments together into pieces of 64 KiB, so a piece's end falls anywhere in a token, a widget or
+/// a long value, and the answer must be the object path's.
+/// </summary>
+public sealed class StagedPieceEquivalenceTests
+{
+    private const int Piece = 64 * 1024;
+
+    public static TheoryData<string> Shapes() => ["canonical", "reversed", "awkward text", "mixed", "long value", "syntax error", "refused byte", "cut short"];
+
+    [Theory]
+    [MemberData(nameof(Shapes))]
+    public void A_body_read_at_once_in_small_segments_is_answered_as_the_object_path_answers_it(string shape)
+    {
+        // Leading spaces move every piece's end through a widget, 37 bytes at a time.
+        for (var shift = 0; shift < 400; shift += 37)
+        {
+            var body = Body(shape, shift);
+            Assert.True(body.Length > 2 * Piece, $"{shape}: {body.Length} bytes, fewer than two pieces");
+            var expected = BothPaths.ObjectPath(body);
+            foreach (var segment in new[] { 4096, 1000, 333, Piece + 1 })
+            {
+                var difference = Answer.Difference(expected, BothPaths.Transcoder(AtOnce(body, segment), body.Length));
+                Assert.True(difference is null, $"{shape}, shifted by {shift}, in segments of {segment}: {difference}");
+            }
+        }
+    }
+
+    private static byte[] Body(string shape, int shift)
+    {
+        var body = shape switch
+        {
+            "canonical" => Bodies.Canonical(500, seed: 1),
+            "reversed" => Bodies.Reversed(500, seed: 2),
+            "awkward text" => Bodies.Canonical(400, seed: 3, GeneratedText.Awkward),
+            "mixed" => Mixed(),
+            "long value" => Encoding.UTF8.GetBytes(EnvelopeJson.Envelope(
+                EnvelopeJson.Widget(), EnvelopeJson.Widget("property3", "\"" + new string('v', 3 * Piece) + "\""), EnvelopeJson.Widget())),
+            "syntax error" => WithAt(Bodies.Canonical(500, seed: 4), Piece + 5, "nul"u8),
+            "refused byte" => WithAt(Bodies.Canonical(500, seed: 5), (2 * Piece) - 3, "\u0001"u8),
+            "cut short" => Bodies.Canonical(500, seed: 7)[..^2],
+            _ => throw new ArgumentOutOfRangeException(nameof(shape)),
+        };
+        return [(byte)'{', .. Enumerable.Repeat((byte)' ', shift), .. body.AsSpan(1)];
+    }
+
+    // Every fifth widget with its members reversed, so that runs of copied widgets and tokenized ones alternate.
+    private static byte[] Mixed()
+    {
+        var canonical = Encoding.UTF8.GetString(Bodies.Canonical(500, seed: 6));
+        var reversed = Encoding.UTF8.GetString(Bodies.Reversed(500, seed: 6));
+        var widgets = Widgets(canonical).Zip(Widgets(reversed), (c, r) => (c, r)).Select((pair, i) => i % 5 == 2 ? pair.r : pair.c);
+        return Encoding.UTF8.GetBytes("{\"widgets\":[" + string.Join(",", widgets) + "]}");
+
+        static IEnumerable<string> Widgets(string envelope) =>
+            envelope["{\"widgets\":[".Length..^2].Split("},{").Select(w => (w.StartsWith('{') ? "" : "{") + w + (w.EndsWith('}') ? "" : "}"));
+    }
+
+    // The body with bytes written over it at at (a value's bytes, for the tests' shifts), which a value cannot hold.
+    private static byte[] WithAt(byte[] body, int at, ReadOnlySpan<byte> bytes)
+    {
+        var changed = body.ToArray();
+        bytes.CopyTo(changed.AsSpan(at));
+        return changed;
+    }
+
+    private static PipeReader AtOnce(byte[] body, int segmentBytes)
+    {
+        var first = new BodySegment(body.AsMemory(0, Math.Min(segmentBytes, body.Length)), 0);
+        var last = first;
+        for (var at = segmentBytes; at < body.Length; at += segmentBytes)
+        {
+            last = last.Append(body.AsMemory(at, Math.Min(segmentBytes, body.Length - at)));
+        }
+
+        return PipeReader.Create(new ReadOnlySequence<byte>(first, 0, last, last.Memory.Length));
+    }
+}
