@@ -17,8 +17,8 @@ namespace Signing.Transcoding;
 /// <para>
 /// Memory: the pipe holds what has arrived and not been consumed, which is at most the largest token plus one read,
 /// or a plain widget of up to 1 KiB that the end of a read cut, kept whole so that it can be copied without the
-/// tokenizer; the transcoder holds one widget's out-of-order members in pooled memory, a 64 KiB piece to copy a read's
-/// segments together in, and nothing else that grows with the body.
+/// tokenizer; the transcoder holds one widget's out-of-order members in pooled memory, and nothing else that grows
+/// with the body.
 /// A buffer that ends inside a token is read again once at least twice as many bytes have arrived, so a long token
 /// costs linear time however small the reads.
 /// </para>

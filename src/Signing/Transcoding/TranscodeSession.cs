@@ -27,13 +27,8 @@ namespace Signing.Transcoding;
 /// A plain widget (<see cref="PlainWidget"/>) is written from its bytes instead of tokenized, with the plain ones that
 /// follow it, and the tokenizer goes on after them from the state it would have reached. That state counts
 /// lines and columns from where it was made, so the shift to the body's count is kept beside it for the one place that
-/// reads them, a syntax error's location. A plain widget that the end of a piece cuts is joined across the cut, up to
-/// 1 KiB of it, and copied too, instead of being tokenized.
-/// </para>
-/// <para>
-/// A buffer of several segments (Kestrel's are 4 KiB, and a body that arrived while its request waited comes in one
-/// read of hundreds of them) is read in pieces of up to 64 KiB, its segments copied together: each piece costs a
-/// tokenizer's set-up and a widget joined at its end, which per 4 KiB segment cost more than the copy does.
+/// reads them, a syntax error's location. A plain widget that the end of a segment cuts (as the body's reads cut one
+/// every few KB) is joined across the cut, up to 1 KiB of it, and copied too, instead of being tokenized.
 /// </para>
 /// </remarks>
 internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byte> pool) : IDisposable
@@ -47,9 +42,6 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // The most bytes of a plain widget, with the separator before it, that are joined on the stack when a segment's end
     // cuts the widget: a generated widget takes about 360. A longer one is read with the tokenizer, as before.
     private const int MaxCutWidget = 1024;
-
-    // The most bytes of a buffer's segments that are copied together to be read as one piece (see Stage).
-    private const int StagingBytes = 64 * 1024;
 
     private static readonly UtcInstantConverter Instants = new();
 
@@ -145,81 +137,61 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         var rest = buffer;
         // Set before the loop, which always sets it, so that Stryker's mutants of the loop still compile.
         long consumed = 0;
-
-        // Rented by Stage when a buffer has several segments, and given back before Read returns or throws.
-        byte[]? staging = null;
-        try
+        while (true)
         {
-            while (true)
+            // How a buffer of several segments is split between span and sequence reads changes the speed, not the
+            // bytes: the differential tests deliver every body in many different pieces. Hence the marks below.
+            // A plain widget that the end of the last piece cut is joined across the cut, once bytes past it have come.
+            if (_widgetCut && !rest.IsSingleSegment)
             {
-                // How a buffer of several segments is split between span and sequence reads changes the speed, not the
-                // bytes: the differential tests deliver every body in many different pieces. Hence the marks below.
-                // A plain widget that the end of the last piece cut is joined across the cut, once bytes past it have come.
-                if (_widgetCut && !rest.IsSingleSegment)
-                {
-                    rest = rest.Slice(CopyCutWidget(rest, ref cursor));
-                }
-
-                if (rest.IsSingleSegment)
-                {
-                    consumed = ReadPiece(rest, isFinalBlock, long.MaxValue, ref cursor);
-                    break;
-                }
-
-                // The next piece as one span: the first segment, or the first few copied together (see Stage). A piece that
-                // holds all the rest is read as the last.
-                var piece = Stage(rest, ref staging);
-                if (piece.Length == rest.Length)
-                {
-                    consumed = ReadPiece(new ReadOnlySequence<byte>(piece), isFinalBlock, long.MaxValue, ref cursor);
-                    break;
-                }
-
-                var segment = piece.Length;
-                var inSegment = ReadPiece(new ReadOnlySequence<byte>(piece), isFinalBlock: false, long.MaxValue, ref cursor);
-                if (_widgetCut)
-                {
-                    // The widget the segment's end cut is tried whole first, then, if it is not plain, read as before. A buffer
-                    // that has nothing past the segment yet (its end marked at the start of the next) leaves it to the next read.
-                    rest = rest.Slice(inSegment);
-                    if (rest.Length > rest.First.Length || isFinalBlock)
-                    {
-                        continue;
-                    }
-
-                    consumed = 0;
-                    break;
-                }
-
-                // Stryker disable once Block : the crossing read below meets the same error, at the same place.
-                if (SyntaxErrorPending)
-                {
-                    consumed = inSegment;
-
-                    // Stryker disable once Statement : the crossing read below meets the same error, at the same place.
-                    break;
-                }
-
-                // At least one token, and as many as it takes to end past the segment (an empty one included).
-                // Stryker disable once Linq,Arithmetic : fewer or more tokens read from the sequence.
-                var untilPast = Math.Max(1, segment - inSegment);
-                var crossing = ReadPiece(rest.Slice(inSegment), isFinalBlock, untilPast, ref cursor);
-                consumed = inSegment + crossing;
-                if (SyntaxErrorPending || crossing < untilPast)
-                {
-                    // A syntax error, the end of the body, or a token that the rest of the buffer does not complete.
-                    break;
-                }
-
-                rest = rest.Slice(consumed);
+                rest = rest.Slice(CopyCutWidget(rest, ref cursor));
             }
-        }
-        finally
-        {
-            if (staging is not null)
+
+            if (rest.IsSingleSegment)
             {
-                pool.Return(staging);
+                consumed = ReadPiece(rest, isFinalBlock, long.MaxValue, ref cursor);
+                break;
             }
+
+            // The segment as a sequence of its own memory: a slice that ends where its segment ends may be marked as
+            // ending at the start of the next, and so not be one segment, which would keep plain widgets from the fast path.
+            var segment = rest.First.Length;
+            var inSegment = ReadPiece(new ReadOnlySequence<byte>(rest.First), isFinalBlock: false, long.MaxValue, ref cursor);
+            if (_widgetCut)
+            {
+                // The widget the segment's end cut is tried whole first, then, if it is not plain, read as before. A buffer
+                // that has nothing past the segment yet (its end marked at the start of the next) leaves it to the next read.
+                rest = rest.Slice(inSegment);
+                if (rest.Length > rest.First.Length || isFinalBlock)
+                {
+                    continue;
+                }
+
+                consumed = 0;
+                break;
+            }
+
+            // Stryker disable once Block : the crossing read below meets the same error, at the same place.
+            if (SyntaxErrorPending)
+            {
+                consumed = inSegment;
+
+                // Stryker disable once Statement : the crossing read below meets the same error, at the same place.
+                break;
+            }
+
+            // At least one token, and as many as it takes to end past the segment (an empty one included).
+            // Stryker disable once Linq,Arithmetic : fewer or more tokens read from the sequence.
+            var untilPast = Math.Max(1, segment - inSegment);
+            var crossing = ReadPiece(rest.Slice(inSegment), isFinalBlock, untilPast, ref cursor);
+            consumed = inSegment + crossing;
+            if (SyntaxErrorPending || crossing < untilPast)
+            {
+                // A syntax error, the end of the body, or a token that the rest of the buffer does not complete.
+                break;
+            }
+
+            rest = rest.Slice(consumed);
         }
 
         cursor.Commit();
@@ -234,25 +206,6 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
     /// <summary>Gives pooled memory back.</summary>
     public void Dispose() => _parked.Dispose();
-
-    // The first segment of rest (which has more than one) as a piece of its own, or, when it is shorter than
-    // StagingBytes, the first StagingBytes of rest copied into staging (rented here the first time). Kestrel hands a
-    // body over in 4 KiB blocks, often a whole body of them in one read: read block by block, every fourth KiB would
-    // cost a piece's set-up and a plain widget cut at its end, joined again; copied, a byte costs a copy once, and a
-    // widget is cut every 64 KiB. A slice that ends where its segment ends may be marked as ending at the start of the
-    // next, and so not be one segment, which would keep plain widgets from the fast path: a piece is its own memory.
-    private ReadOnlyMemory<byte> Stage(ReadOnlySequence<byte> rest, ref byte[]? staging)
-    {
-        if (rest.First.Length >= StagingBytes)
-        {
-            return rest.First;
-        }
-
-        staging ??= pool.Rent(StagingBytes);
-        var length = (int)Math.Min(rest.Length, StagingBytes);
-        rest.Slice(0, length).CopyTo(staging);
-        return staging.AsMemory(0, length);
-    }
 
     // Reads the whole tokens of piece, or as many as end within its first untilPast bytes and the one after, and
     // returns how many bytes they take, the offset and line count moved past them; none after a syntax error.

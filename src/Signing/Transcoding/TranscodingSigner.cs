@@ -31,8 +31,7 @@ namespace Signing.Transcoding;
 /// widgets or 30,000 (10.8 MB), in canonical order or not (tests/Signing.Tests/Transcoding/TranscoderAllocationTests).
 /// The 16 KB chunk between the transcoder and the hashes, and the memory that holds one widget's out-of-order members
 /// or a long escaped string while it is unescaped, are rented from the pool and returned on every path, failure and
-/// cancellation included, as is the 64 KiB piece a read's segments are copied together in when a read has several;
-/// a body in canonical order rents only the chunk and that piece. HMAC states come from the per-thread
+/// cancellation included; a body in canonical order rents only the chunk. HMAC states come from the per-thread
 /// <see cref="HmacCache"/>, so signing in a loop creates none. What the pipe buffers (at most the largest token plus a
 /// read, or a cut plain widget of up to 1 KiB: <see cref="EnvelopeTranscoder"/>) is the reader's.
 /// </para>

@@ -7,13 +7,14 @@ using Signing.Tests.Transcoding.Harness;
 namespace Signing.Tests.Transcoding;
 
 /// <summary>
-/// Bodies handed over whole in one read of many small segments, as Kestrel hands over a body that has arrived: the
-/// transcoder copies segments together into pieces of 64 KiB, so a piece's end falls anywhere in a token, a widget or
-/// a long value, and the answer must be the object path's.
+/// Bodies handed over whole in one read of many small segments, as Kestrel hands over a body that arrived while its
+/// request waited (a loaded server's reads held about 128 blocks of 4 KiB): every segment's end falls somewhere in a
+/// token, a widget or a long value, and the answer must be the object path's.
 /// </summary>
-public sealed class StagedPieceEquivalenceTests
+public sealed class BufferedBodyEquivalenceTests
 {
-    private const int Piece = 64 * 1024;
+    // Long enough that a body spans many segments of every size below, and a long value several of them.
+    private const int Span = 64 * 1024;
 
     public static TheoryData<string> Shapes() => ["canonical", "reversed", "awkward text", "mixed", "long value", "syntax error", "refused byte", "cut short"];
 
@@ -21,13 +22,13 @@ public sealed class StagedPieceEquivalenceTests
     [MemberData(nameof(Shapes))]
     public void A_body_read_at_once_in_small_segments_is_answered_as_the_object_path_answers_it(string shape)
     {
-        // Leading spaces move every piece's end through a widget, 37 bytes at a time.
+        // Leading spaces move every segment's end through a widget, 37 bytes at a time.
         for (var shift = 0; shift < 400; shift += 37)
         {
             var body = Body(shape, shift);
-            Assert.True(body.Length > 2 * Piece, $"{shape}: {body.Length} bytes, fewer than two pieces");
+            Assert.True(body.Length > 2 * Span, $"{shape}: {body.Length} bytes, shorter than the segments need");
             var expected = BothPaths.ObjectPath(body);
-            foreach (var segment in new[] { 4096, 1000, 333, Piece + 1 })
+            foreach (var segment in new[] { 4096, 1000, 333, Span + 1 })
             {
                 var difference = Answer.Difference(expected, BothPaths.Transcoder(AtOnce(body, segment), body.Length));
                 Assert.True(difference is null, $"{shape}, shifted by {shift}, in segments of {segment}: {difference}");
@@ -44,9 +45,9 @@ public sealed class StagedPieceEquivalenceTests
             "awkward text" => Bodies.Canonical(400, seed: 3, GeneratedText.Awkward),
             "mixed" => Mixed(),
             "long value" => Encoding.UTF8.GetBytes(EnvelopeJson.Envelope(
-                EnvelopeJson.Widget(), EnvelopeJson.Widget("property3", "\"" + new string('v', 3 * Piece) + "\""), EnvelopeJson.Widget())),
-            "syntax error" => WithAt(Bodies.Canonical(500, seed: 4), Piece + 5, "nul"u8),
-            "refused byte" => WithAt(Bodies.Canonical(500, seed: 5), (2 * Piece) - 3, "\u0001"u8),
+                EnvelopeJson.Widget(), EnvelopeJson.Widget("property3", "\"" + new string('v', 3 * Span) + "\""), EnvelopeJson.Widget())),
+            "syntax error" => WithAt(Bodies.Canonical(500, seed: 4), Span + 5, "nul"u8),
+            "refused byte" => WithAt(Bodies.Canonical(500, seed: 5), (2 * Span) - 3, "\u0001"u8),
             "cut short" => Bodies.Canonical(500, seed: 7)[..^2],
             _ => throw new ArgumentOutOfRangeException(nameof(shape)),
         };
