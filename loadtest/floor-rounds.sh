@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# One strategy against the wire floor in alternating rounds, both servers up the whole time. On a machine whose speed
+# drifts (ours: the floor's requests per second moved by 30% between runs minutes apart), a ratio taken from two runs
+# minutes apart measures the drift as much as the strategy, and loadtest/run-local.sh gives each strategy a run of its
+# own. Here each round drives the floor for a few seconds and then the strategy for as long, so each round's ratio
+# compares two drives seconds apart, and the median over the rounds is the figure to quote. See docs/load-test.md.
+#
+#   loadtest/floor-rounds.sh [--widgets 3000] [--rounds 10] [--seconds 5] [--warmup 20] [--connections 8]
+#                            [--strategy transcode] [--out artifacts/floor-rounds]
+#
+# Prints one line per round (requests per second, p99 and processor time per request, each as a ratio to the floor's
+# in the same round), then the median, lowest and highest of each ratio. The servers are started as run-local.sh starts
+# them (Release, Production, SigningServer's Kestrel, server GC, per-request logging off) and stopped however the
+# script ends. Needs the .NET SDK, curl and wrk (installed from Debian's packages when missing and running as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+widgets=3000
+rounds=10
+seconds=5
+warmup=20
+connections=8
+strategy=transcode
+out=artifacts/floor-rounds
+host=server
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --widgets) widgets=${2:?}; shift 2 ;;
+    --rounds) rounds=${2:?}; shift 2 ;;
+    --seconds) seconds=${2:?}; shift 2 ;;
+    --warmup) warmup=${2:?}; shift 2 ;;
+    --connections) connections=${2:?}; shift 2 ;;
+    --strategy) strategy=${2:?}; shift 2 ;;
+    --out) out=${2:?}; shift 2 ;;
+    *) echo "Unknown option '$1'; see the comment at the top of $0." >&2; exit 2 ;;
+  esac
+done
+
+# shellcheck source=lib/server.sh
+. loadtest/lib/server.sh
+# shellcheck source=lib/floor.sh
+. loadtest/lib/floor.sh
+require_wrk
+
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+build_release
+build_floor
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+payload="$out/widgets-$widgets.payload.json"
+dotnet "$payload_dll" --widgets "$widgets" --seed 1 --out "$payload"
+
+floor_pid=
+floor_url=
+strategy_pid=
+strategy_url=
+stop_both() {
+  server_pid=$floor_pid
+  stop_server
+  server_pid=$strategy_pid
+  stop_server
+}
+trap stop_both EXIT
+trap 'exit 130' INT TERM
+
+start_floor "$out/floor.server.log"
+floor_pid=$server_pid floor_url=$base_url
+start_server "$out/$strategy.server.log"
+strategy_pid=$server_pid strategy_url=$base_url
+
+# Drives $1 for $2 seconds and prints "requests microseconds p99-microseconds cpu-ticks": wrk's summary line
+# (loadtest/local/sign.lua) and the server's processor time over the drive, from /proc/PID/stat (process $3). The
+# second after it lets the requests wrk left in flight finish before the other server is driven.
+drive() {
+  local url=$1 duration=$2 pid=$3 before after line
+  before=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+  line=$(timeout $((duration + 30)) wrk -t1 -c "$connections" -d "${duration}s" --timeout 10s -s loadtest/local/sign.lua \
+    "$url" -- "$payload" | grep '^{')
+  sleep 1
+  after=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+  sed -E 's/.*"requests":([0-9]+),"durationMicroseconds":([0-9]+),.*"p99Microseconds":([0-9]+),.*/\1 \2 \3/' <<<"$line" |
+    awk -v ticks=$((after - before)) '{ print $0, ticks }'
+}
+
+floor_sign="$floor_url/api/sign"
+strategy_sign="$strategy_url/api/sign?strategy=$strategy"
+echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s on the floor and ${seconds} s on $strategy"
+drive "$floor_sign" "$warmup" "$floor_pid" >/dev/null
+drive "$strategy_sign" "$warmup" "$strategy_pid" >/dev/null
+
+: >"$out/rounds.txt"
+for round in $(seq "$rounds"); do
+  read -r f_requests f_micros f_p99 f_ticks < <(drive "$floor_sign" "$seconds" "$floor_pid")
+  read -r s_requests s_micros s_p99 s_ticks < <(drive "$strategy_sign" "$seconds" "$strategy_pid")
+  awk -v r="$round" -v fq="$f_requests" -v fm="$f_micros" -v fp="$f_p99" -v ft="$f_ticks" \
+    -v sq="$s_requests" -v sm="$s_micros" -v sp="$s_p99" -v st="$s_ticks" 'BEGIN {
+      if (fq == 0 || sq == 0 || fp == 0 || ft == 0) { print "Round " r ": a server answered no request, or used no processor time." > "/dev/stderr"; exit 1 }
+      printf "%d %.3f %.3f %.3f %.1f %.1f\n", r, (sq / sm) / (fq / fm), sp / fp, (st / sq) / (ft / fq), fq * 1e6 / fm, sq * 1e6 / sm
+    }' | tee -a "$out/rounds.txt" |
+    awk '{ printf "round %d: floor %.1f req/s, %s %.1f req/s; req/s %.2f, p99 %.2f, CPU/req %.2f of the floor\n", $1, $5, "'"$strategy"'", $6, $2, $3, $4 }'
+done
+
+# The median (of an even count, the mean of the middle two), lowest and highest of column $1 of rounds.txt.
+summary() {
+  sort -n -k"$1" "$out/rounds.txt" | awk -v k="$1" '{ v[NR] = $k } END {
+    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf "median %.2f (%.2f to %.2f)", m, v[1], v[NR] }'
+}
+echo "$strategy against the floor over $rounds rounds: req/s $(summary 2); p99 $(summary 3); CPU/req $(summary 4)"
