@@ -10,9 +10,9 @@ namespace Signing.Transcoding;
 /// </summary>
 /// <remarks>
 /// Every widget's instant is checked here, and instants come in several lengths in no order (whole seconds,
-/// milliseconds, ticks), so nothing here branches on the length or on a byte: the first 16 bytes and the last 16 are
-/// compared at once with the layout made for the instant's length, and the month, day, hour, minute and second with
-/// their limits in one vector. Only a day past the 28th, rare, asks the calendar.
+/// milliseconds, ticks), so the length picks a layout from a table instead of steering branches: the first 16 bytes
+/// and the last 16 are compared at once with the layout made for the instant's length, and the month, day, hour,
+/// minute and second with their limits in one vector. Only a day past the 28th, rare, asks the calendar.
 /// </remarks>
 internal static class CanonicalInstant
 {
@@ -26,6 +26,7 @@ internal static class CanonicalInstant
     // Per length, an instant's first 16 bytes and its last 16 as they must be: a digit where the layout has 0, a digit
     // other than '0' where it has 1 (a fraction's last), any other byte as it is. No instant is 21 bytes long (a '.'
     // with no digit after it), so that length has no layout.
+    // Stryker disable once Arithmetic : layouts for lengths past the longest are built and never read.
     private static readonly Vector256<byte>[] Layouts =
         [.. Enumerable.Range(WholeSeconds, Longest - WholeSeconds + 1).Select(length => length == WholeSeconds + 1 ? default : Layout(length))];
 
@@ -68,6 +69,8 @@ internal static class CanonicalInstant
 
         // Days to the 28th are in every month.
         var day = values[1];
+
+        // Stryker disable once Equality : asking the calendar about the 28th gives the same answer.
         return day <= 28 || day <= DateTime.DaysInMonth((Number(text, 0) * 100) + Number(text, 2), values[0]);
     }
 

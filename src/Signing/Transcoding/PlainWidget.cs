@@ -1,6 +1,4 @@
 using System.Buffers;
-using System.Runtime.InteropServices;
-using System.Runtime.Intrinsics;
 using System.Text;
 using System.Text.Json;
 
