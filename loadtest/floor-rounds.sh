@@ -36,6 +36,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+for number in $widgets $rounds $seconds $warmup $connections; do
+  [[ "$number" =~ ^[1-9][0-9]*$ ]] || { echo "Not a whole number of at least 1: '$number'." >&2; exit 2; }
+done
+
 # shellcheck source=lib/server.sh
 . loadtest/lib/server.sh
 # shellcheck source=lib/floor.sh
