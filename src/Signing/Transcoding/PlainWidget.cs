@@ -48,12 +48,16 @@ internal static class PlainWidget
     /// <param name="most">How many widgets to write at most.</param>
     /// <param name="cursor">Where the canonical bytes go.</param>
     /// <param name="widgets">How many widgets were written.</param>
+    /// <param name="canonical">
+    /// Whether the widgets were in canonical layout (see <see cref="CanonicalRun"/>), whose bytes hold no whitespace and
+    /// so no line feed.
+    /// </param>
     /// <returns>The bytes the widgets take, the last one's closing brace included; -1 when none was written.</returns>
-    public static int Copy(scoped ReadOnlySpan<byte> buffer, bool comma, int most, ref BufferCursor cursor, out int widgets)
+    public static int Copy(scoped ReadOnlySpan<byte> buffer, bool comma, int most, ref BufferCursor cursor, out int widgets, out bool canonical)
     {
         var run = CanonicalRun.Measure(buffer, most, out widgets, out var upperCaseGuid);
-
-        if (run == 0)
+        canonical = run > 0;
+        if (!canonical)
         {
             widgets = 1;
             return CopyAnyLayout(buffer, comma, ref cursor);

@@ -451,7 +451,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         }
 
         var buffer = _buffer.FirstSpan;
-        var length = PlainWidget.Copy(buffer[start..], comma: false, int.MaxValue, ref cursor, out var widgets);
+        var length = PlainWidget.Copy(buffer[start..], comma: false, int.MaxValue, ref cursor, out var widgets, out var canonical);
 
         // Stryker disable once Equality : Copy never returns 0.
         if (length < 0)
@@ -464,6 +464,11 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         {
             _index += widgets;
             _plainWidgets += widgets;
+            if (canonical)
+            {
+                PassWithoutLines(buffer, end, length);
+            }
+
             end += length;
             var next = PlainWidget.Following(buffer, end);
 
@@ -481,7 +486,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                 break;
             }
 
-            length = PlainWidget.Copy(buffer[next..], comma: true, int.MaxValue, ref cursor, out widgets);
+            length = PlainWidget.Copy(buffer[next..], comma: true, int.MaxValue, ref cursor, out widgets, out canonical);
 
             // Stryker disable once Equality : Copy never returns 0.
             if (length < 0)
@@ -509,6 +514,14 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         return true;
     }
 
+    // Counts the line feeds before at, and moves the count past the length bytes from at without reading them: widgets in
+    // canonical layout hold none, and reading them again for line feeds would cost as much as checking them did.
+    private void PassWithoutLines(ReadOnlySpan<byte> buffer, int at, int length)
+    {
+        CountLines(buffer[(int)_countedTo..at], ref _countedLines, ref _countedLineStart, _offset + _countedTo);
+        _countedTo = at + length;
+    }
+
     // Whether the end of a piece with more to come cuts the widget that starts at (or after) start, within MaxCutWidget
     // bytes: such a widget is not all there to be copied, and is left for Read to join across the cut.
     private bool IsCut(ReadOnlySpan<byte> buffer, int start) =>
@@ -534,7 +547,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
         // That widget alone: the widgets after it are copied from the segment, not from this copy of its start, and one
         // that this copy's end cut would be left to the tokenizer.
-        var widget = PlainWidget.Copy(bytes[start..], comma: true, most: 1, ref cursor, out _);
+        var widget = PlainWidget.Copy(bytes[start..], comma: true, most: 1, ref cursor, out _, out var canonical);
 
         // Stryker disable once Equality : Copy never returns 0.
         if (widget < 0)
@@ -545,7 +558,8 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         var end = start + widget;
         _index++;
         _plainWidgets++;
-        CountLines(bytes[..end], ref _lines, ref _lineStart, _offset);
+        // A widget in canonical layout holds no line feed: only the bytes before it are counted.
+        CountLines(bytes[..(canonical ? start : end)], ref _lines, ref _lineStart, _offset);
         _lineShift = _lines;
         _columnShift = _offset + end - _lineStart - WidgetEnd.Length;
         _offset += end;
