@@ -28,7 +28,8 @@ namespace Signing.Transcoding;
 /// follow it, and the tokenizer goes on after them from the state it would have reached. That state counts
 /// lines and columns from where it was made, so the shift to the body's count is kept beside it for the one place that
 /// reads them, a syntax error's location. A plain widget that the end of a segment cuts (as the body's reads cut one
-/// every few KB) is joined across the cut, up to 1 KiB of it, and copied too, instead of being tokenized.
+/// every few KB) is joined across the cut, up to 1 KiB of it, and copied too, instead of being tokenized, and the
+/// plain widgets after it in its segment are copied straight on.
 /// </para>
 /// </remarks>
 internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byte> pool) : IDisposable
@@ -144,7 +145,28 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             // A plain widget that the end of the last piece cut is joined across the cut, once bytes past it have come.
             if (_widgetCut && !rest.IsSingleSegment)
             {
-                rest = rest.Slice(CopyCutWidget(rest, ref cursor));
+                var joined = CopyCutWidget(rest, ref cursor);
+                rest = rest.Slice(joined);
+
+                // The plain widgets after it in the rest of its segment are written straight from the segment: no
+                // tokenizer is set up for a segment that plain widgets fill to its end, as Kestrel's blocks of 4 KiB are.
+                // Stryker disable once Equality,Logical,Boolean,Conditional : on the buffer's last segment, or after no
+                // widget joined, the tokenizer reads on, and copies the plain widgets it meets all the same: only slower.
+                var copied = joined > 0 && !rest.IsSingleSegment ? CopyAfterCutWidget(rest.FirstSpan, ref cursor) : 0;
+                if (copied > 0)
+                {
+                    rest = rest.Slice(copied);
+                    if (_widgetCut)
+                    {
+                        if (rest.Length > rest.First.Length || isFinalBlock)
+                        {
+                            continue;
+                        }
+
+                        consumed = 0;
+                        break;
+                    }
+                }
             }
 
             if (rest.IsSingleSegment)
@@ -459,49 +481,8 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             return false;
         }
 
-        var end = start;
-        while (true)
-        {
-            _index += widgets;
-            _plainWidgets += widgets;
-            if (canonical)
-            {
-                PassWithoutLines(buffer, end, length);
-            }
-
-            end += length;
-            var next = PlainWidget.Following(buffer, end);
-
-            // Stryker disable once Equality : Following never returns 0.
-            if (next < 0)
-            {
-                break;
-            }
-
-            // A widget the piece's end cuts is left for Read to join (below) rather than tried here and refused.
-            // Stryker disable once Block,Boolean,Statement : Copy refuses a widget that is not all there, only later, and a
-            // whole widget left here is read by the tokenizer, which hands it straight back.
-            if (IsCut(buffer, next))
-            {
-                break;
-            }
-
-            length = PlainWidget.Copy(buffer[next..], comma: true, int.MaxValue, ref cursor, out widgets, out canonical);
-
-            // Stryker disable once Equality : Copy never returns 0.
-            if (length < 0)
-            {
-                // Stryker disable once Arithmetic : only spares a second attempt at a widget already refused.
-                _plainRefusedAt = _offset + next;
-                break;
-            }
-
-            end = next;
-        }
-
-        // A next widget that the end of a piece with more to come cuts is left for Read to join across the cut; a piece
-        // stopped short there holds at most MaxCutWidget bytes more than the tokenizer would.
-        _widgetCut = IsCut(buffer, end);
+        Passed(buffer, start, length, widgets, canonical);
+        var end = CopyFollowing(buffer, start + length, ref cursor);
 
         // The tokenizer goes on after the last widget copied, from the state it would be in there, with its count of
         // lines and columns moved to the body's.
@@ -512,6 +493,61 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _columnShift = _offset + end - _countedLineStart - WidgetEnd.Length;
         reader = new Utf8JsonReader(buffer[end..], _isFinalBlock, WidgetEndState);
         return true;
+    }
+
+    // Writes the plain widgets that follow, one after another, the widget that ends just before end, and returns where
+    // the last one written ends (end when none is). A next widget that the end of a piece with more to come cuts is left
+    // for Read to join across the cut (_widgetCut); a piece stopped short there holds at most MaxCutWidget bytes more
+    // than the tokenizer would.
+    private int CopyFollowing(ReadOnlySpan<byte> buffer, int end, ref BufferCursor cursor)
+    {
+        while (true)
+        {
+            var next = PlainWidget.Following(buffer, end);
+
+            // Stryker disable once Equality : Following never returns 0.
+            if (next < 0)
+            {
+                break;
+            }
+
+            // A widget the piece's end cuts is left for Read to join rather than tried here and refused.
+            // Stryker disable once Block,Boolean,Statement : Copy refuses a widget that is not all there, only later, and a
+            // whole widget left here is read by the tokenizer, which hands it straight back.
+            if (IsCut(buffer, next))
+            {
+                break;
+            }
+
+            var length = PlainWidget.Copy(buffer[next..], comma: true, int.MaxValue, ref cursor, out var widgets, out var canonical);
+
+            // Stryker disable once Equality : Copy never returns 0.
+            if (length < 0)
+            {
+                // Stryker disable once Arithmetic : only spares a second attempt at a widget already refused.
+                _plainRefusedAt = _offset + next;
+                break;
+            }
+
+            Passed(buffer, next, length, widgets, canonical);
+            end = next + length;
+        }
+
+        _widgetCut = IsCut(buffer, end);
+        return end;
+    }
+
+    // Counts widgets written from the bytes at at, and their line feeds unless they have none.
+    private void Passed(ReadOnlySpan<byte> buffer, int at, int length, int widgets, bool canonical)
+    {
+        _index += widgets;
+        _plainWidgets += widgets;
+
+        // Stryker disable once Block,Statement : counting the line feeds of canonical widgets too gives the same count.
+        if (canonical)
+        {
+            PassWithoutLines(buffer, at, length);
+        }
     }
 
     // Counts the line feeds before at, and moves the count past the length bytes from at without reading them: widgets in
@@ -564,6 +600,23 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _columnShift = _offset + end - _lineStart - WidgetEnd.Length;
         _offset += end;
         _state = WidgetEndState;
+        return end;
+    }
+
+    // Writes the plain widgets that follow, in segment, a widget just joined across a cut (CopyCutWidget), as
+    // CopyPlainWidgets writes those after the tokenizer's widget, and moves past them as CopyCutWidget moves past its
+    // widget, leaving the tokenizer's state as that left it; returns the bytes they take, 0 when the next widget is not
+    // one. The segment is not the buffer's last.
+    private int CopyAfterCutWidget(ReadOnlySpan<byte> segment, ref BufferCursor cursor)
+    {
+        // IsCut's _isFinalBlock is false, as it is wherever a cut widget was found: only in a piece with more to come.
+        (_countedTo, _countedLines, _countedLineStart) = (0, _lines, _lineStart);
+        var end = CopyFollowing(segment, 0, ref cursor);
+        CountLines(segment[(int)_countedTo..end], ref _countedLines, ref _countedLineStart, _offset + _countedTo);
+        (_lines, _lineStart) = (_countedLines, _countedLineStart);
+        _lineShift = _lines;
+        _columnShift = _offset + end - _lineStart - WidgetEnd.Length;
+        _offset += end;
         return end;
     }
 

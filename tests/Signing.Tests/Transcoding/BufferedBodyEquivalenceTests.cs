@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Text;
+using Newtonsoft.Json;
 using Signing.Generation;
 using Signing.Tests.Transcoding.Harness;
 
@@ -16,7 +17,8 @@ public sealed class BufferedBodyEquivalenceTests
     // Long enough that a body spans many segments of every size below, and a long value several of them.
     private const int Span = 64 * 1024;
 
-    public static TheoryData<string> Shapes() => ["canonical", "reversed", "awkward text", "mixed", "long value", "syntax error", "refused byte", "cut short"];
+    public static TheoryData<string> Shapes() =>
+        ["canonical", "reversed", "awkward text", "mixed", "long value", "syntax error", "refused byte", "cut short", "lines between, broken", "indented, broken"];
 
     [Theory]
     [MemberData(nameof(Shapes))]
@@ -49,6 +51,10 @@ public sealed class BufferedBodyEquivalenceTests
             "syntax error" => WithAt(Bodies.Canonical(500, seed: 4), Span + 5, "nul"u8),
             "refused byte" => WithAt(Bodies.Canonical(500, seed: 5), (2 * Span) - 3, "\u0001"u8),
             "cut short" => Bodies.Canonical(500, seed: 7)[..^2],
+
+            // Line feeds before and inside copied widgets, then a syntax error: its line and column count them.
+            "lines between, broken" => Broken(Encoding.UTF8.GetBytes(Encoding.UTF8.GetString(Bodies.Canonical(500, seed: 8)).Replace("},{", "},\n{", StringComparison.Ordinal))),
+            "indented, broken" => Broken(CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeGenerator.Create(300, 9), Formatting.Indented, CanonicalJson.Settings))),
             _ => throw new ArgumentOutOfRangeException(nameof(shape)),
         };
         return [(byte)'{', .. Enumerable.Repeat((byte)' ', shift), .. body.AsSpan(1)];
@@ -64,6 +70,14 @@ public sealed class BufferedBodyEquivalenceTests
 
         static IEnumerable<string> Widgets(string envelope) =>
             envelope["{\"widgets\":[".Length..^2].Split("},{").Select(w => (w.StartsWith('{') ? "" : "{") + w + (w.EndsWith('}') ? "" : "}"));
+    }
+
+    // The body with a stray byte after the first widget to end past one and a half spans: a syntax error that the
+    // tokenizer meets where the widgets copied before it stop.
+    private static byte[] Broken(byte[] body)
+    {
+        var end = body.AsSpan(Span + (Span / 2)).IndexOf("},"u8) + Span + (Span / 2) + 1;
+        return [.. body.AsSpan(0, end), (byte)'x', .. body.AsSpan(end)];
     }
 
     // The body with bytes written over it at at (a value's bytes, for the tests' shifts), which a value cannot hold.
