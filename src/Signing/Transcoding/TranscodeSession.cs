@@ -158,7 +158,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                     rest = rest.Slice(copied);
                     if (_widgetCut)
                     {
-                        if (rest.Length > rest.First.Length || isFinalBlock)
+                        if (CanJoin(rest, isFinalBlock))
                         {
                             continue;
                         }
@@ -181,10 +181,9 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             var inSegment = ReadPiece(new ReadOnlySequence<byte>(rest.First), isFinalBlock: false, long.MaxValue, ref cursor);
             if (_widgetCut)
             {
-                // The widget the segment's end cut is tried whole first, then, if it is not plain, read as before. A buffer
-                // that has nothing past the segment yet (its end marked at the start of the next) leaves it to the next read.
+                // The widget the segment's end cut is tried whole first, then, if it is not plain, read as before.
                 rest = rest.Slice(inSegment);
-                if (rest.Length > rest.First.Length || isFinalBlock)
+                if (CanJoin(rest, isFinalBlock))
                 {
                     continue;
                 }
@@ -225,6 +224,12 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
         return rest.GetPosition(consumed);
     }
+
+    // Whether the widget that the end of rest's first segment cuts can be joined now: bytes past the segment have come,
+    // or no more will. A buffer that has nothing past the segment yet (its end marked at the start of the next) leaves
+    // it to the next read.
+    private static bool CanJoin(ReadOnlySequence<byte> rest, bool isFinalBlock) =>
+        rest.Length > rest.First.Length || isFinalBlock;
 
     /// <summary>Gives pooled memory back.</summary>
     public void Dispose() => _parked.Dispose();
@@ -501,6 +506,8 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // than the tokenizer would.
     private int CopyFollowing(ReadOnlySpan<byte> buffer, int end, ref BufferCursor cursor)
     {
+        // Stryker disable once Boolean : without the loop the tokenizer reads on after the widget, and hands the plain
+        // widgets it meets back to be copied: the same bytes, only slower.
         while (true)
         {
             var next = PlainWidget.Following(buffer, end);

@@ -18,7 +18,7 @@ public sealed class BufferedBodyEquivalenceTests
     private const int Span = 64 * 1024;
 
     public static TheoryData<string> Shapes() =>
-        ["canonical", "reversed", "awkward text", "mixed", "long value", "syntax error", "refused byte", "cut short", "lines between, broken", "indented, broken"];
+        ["canonical", "reversed", "awkward text", "mixed", "long value", "syntax error", "refused byte", "cut short", "lines between, broken", "indented, broken", "mixed layouts, broken"];
 
     [Theory]
     [MemberData(nameof(Shapes))]
@@ -54,6 +54,7 @@ public sealed class BufferedBodyEquivalenceTests
 
             // Line feeds before and inside copied widgets, then a syntax error: its line and column count them.
             "lines between, broken" => Broken(Encoding.UTF8.GetBytes(Encoding.UTF8.GetString(Bodies.Canonical(500, seed: 8)).Replace("},{", "},\n{", StringComparison.Ordinal))),
+            "mixed layouts, broken" => Broken(MixedLayouts()),
             "indented, broken" => Broken(CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeGenerator.Create(300, 9), Formatting.Indented, CanonicalJson.Settings))),
             _ => throw new ArgumentOutOfRangeException(nameof(shape)),
         };
@@ -70,6 +71,21 @@ public sealed class BufferedBodyEquivalenceTests
 
         static IEnumerable<string> Widgets(string envelope) =>
             envelope["{\"widgets\":[".Length..^2].Split("},{").Select(w => (w.StartsWith('{') ? "" : "{") + w + (w.EndsWith('}') ? "" : "}"));
+    }
+
+    // Every other widget with a line feed before each member, so that widgets copied as they are and widgets copied
+    // member by member alternate in one piece, with line feeds in the second kind only; and every seventh with an
+    // escape, which the tokenizer reads before it hands the next widget back to be copied.
+    private static byte[] MixedLayouts()
+    {
+        var canonical = Encoding.UTF8.GetString(Bodies.Canonical(500, seed: 10));
+        var widgets = canonical["{\"widgets\":[".Length..^2].Split("},{").Select((w, i) => (i % 7, i % 2) switch
+        {
+            (3, _) => w.Replace("\"property0\":\"", "\"property0\":\"\\u0041", StringComparison.Ordinal),
+            (_, 1) => w.Replace(",\"", ",\n\"", StringComparison.Ordinal),
+            _ => w,
+        });
+        return Encoding.UTF8.GetBytes("{\"widgets\":[" + string.Join("},{", widgets) + "]}");
     }
 
     // The body with a stray byte after the first widget to end past one and a half spans: a syntax error that the
