@@ -506,9 +506,10 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // than the tokenizer would.
     private int CopyFollowing(ReadOnlySpan<byte> buffer, int end, ref BufferCursor cursor)
     {
-        // Stryker disable once Boolean : without the loop the tokenizer reads on after the widget, and hands the plain
-        // widgets it meets back to be copied: the same bytes, only slower.
-        while (true)
+        while (
+            // Stryker disable once Boolean : without the loop the tokenizer reads on after the widget, and hands the
+            // plain widgets it meets back to be copied: the same bytes, only slower.
+            true)
         {
             var next = PlainWidget.Following(buffer, end);
 
@@ -602,6 +603,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _index++;
         _plainWidgets++;
         // A widget in canonical layout holds no line feed: only the bytes before it are counted.
+        // Stryker disable once Conditional : counting the canonical widget's bytes too finds no line feed in them.
         CountLines(bytes[..(canonical ? start : end)], ref _lines, ref _lineStart, _offset);
         _lineShift = _lines;
         _columnShift = _offset + end - _lineStart - WidgetEnd.Length;
