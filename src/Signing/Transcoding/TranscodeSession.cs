@@ -486,7 +486,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             return false;
         }
 
-        Passed(buffer, start, length, widgets, canonical);
+        CountCopied(buffer, start, length, widgets, canonical);
         var end = CopyFollowing(buffer, start + length, ref cursor);
 
         // The tokenizer goes on after the last widget copied, from the state it would be in there, with its count of
@@ -494,8 +494,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         _readerStart = end;
         CountLines(buffer[(int)_countedTo..end], ref _countedLines, ref _countedLineStart, _offset + _countedTo);
         _countedTo = end;
-        _lineShift = _countedLines;
-        _columnShift = _offset + end - _countedLineStart - WidgetEnd.Length;
+        ShiftAfterWidget(_countedLines, _countedLineStart, _offset + end);
         reader = new Utf8JsonReader(buffer[end..], _isFinalBlock, WidgetEndState);
         return true;
     }
@@ -537,7 +536,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
                 break;
             }
 
-            Passed(buffer, next, length, widgets, canonical);
+            CountCopied(buffer, next, length, widgets, canonical);
             end = next + length;
         }
 
@@ -545,8 +544,8 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         return end;
     }
 
-    // Counts widgets written from the bytes at at, and their line feeds unless they have none.
-    private void Passed(ReadOnlySpan<byte> buffer, int at, int length, int widgets, bool canonical)
+    // Counts the widgets copied from the length bytes at at, and their line feeds unless they have none.
+    private void CountCopied(ReadOnlySpan<byte> buffer, int at, int length, int widgets, bool canonical)
     {
         _index += widgets;
         _plainWidgets += widgets;
@@ -564,6 +563,15 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     {
         CountLines(buffer[(int)_countedTo..at], ref _countedLines, ref _countedLineStart, _offset + _countedTo);
         _countedTo = at + length;
+    }
+
+    // Sets the shift that turns the line and column of a tokenizer going on from WidgetEndState into the body's, for one
+    // that goes on at the body's offset at, a widget's end, on the line that is the body's lines-th and starts at
+    // lineStart.
+    private void ShiftAfterWidget(long lines, long lineStart, long at)
+    {
+        _lineShift = lines;
+        _columnShift = at - lineStart - WidgetEnd.Length;
     }
 
     // Whether the end of a piece with more to come cuts the widget that starts at (or after) start, within MaxCutWidget
@@ -605,8 +613,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         // A widget in canonical layout holds no line feed: only the bytes before it are counted.
         // Stryker disable once Conditional : counting the canonical widget's bytes too finds no line feed in them.
         CountLines(bytes[..(canonical ? start : end)], ref _lines, ref _lineStart, _offset);
-        _lineShift = _lines;
-        _columnShift = _offset + end - _lineStart - WidgetEnd.Length;
+        ShiftAfterWidget(_lines, _lineStart, _offset + end);
         _offset += end;
         _state = WidgetEndState;
         return end;
@@ -623,8 +630,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         var end = CopyFollowing(segment, 0, ref cursor);
         CountLines(segment[(int)_countedTo..end], ref _countedLines, ref _countedLineStart, _offset + _countedTo);
         (_lines, _lineStart) = (_countedLines, _countedLineStart);
-        _lineShift = _lines;
-        _columnShift = _offset + end - _lineStart - WidgetEnd.Length;
+        ShiftAfterWidget(_lines, _lineStart, _offset + end);
         _offset += end;
         return end;
     }
