@@ -67,10 +67,7 @@ public sealed class BufferedBodyEquivalenceTests
         var canonical = Encoding.UTF8.GetString(Bodies.Canonical(500, seed: 6));
         var reversed = Encoding.UTF8.GetString(Bodies.Reversed(500, seed: 6));
         var widgets = Widgets(canonical).Zip(Widgets(reversed), (c, r) => (c, r)).Select((pair, i) => i % 5 == 2 ? pair.r : pair.c);
-        return Encoding.UTF8.GetBytes("{\"widgets\":[" + string.Join(",", widgets) + "]}");
-
-        static IEnumerable<string> Widgets(string envelope) =>
-            envelope["{\"widgets\":[".Length..^2].Split("},{").Select(w => (w.StartsWith('{') ? "" : "{") + w + (w.EndsWith('}') ? "" : "}"));
+        return Envelope(widgets);
     }
 
     // Every other widget with a line feed before each member, so that widgets copied as they are and widgets copied
@@ -79,14 +76,19 @@ public sealed class BufferedBodyEquivalenceTests
     private static byte[] MixedLayouts()
     {
         var canonical = Encoding.UTF8.GetString(Bodies.Canonical(500, seed: 10));
-        var widgets = canonical["{\"widgets\":[".Length..^2].Split("},{").Select((w, i) => (i % 7, i % 2) switch
+        return Envelope(Widgets(canonical).Select((w, i) => (i % 7, i % 2) switch
         {
             (3, _) => w.Replace("\"property0\":\"", "\"property0\":\"\\u0041", StringComparison.Ordinal),
             (_, 1) => w.Replace(",\"", ",\n\"", StringComparison.Ordinal),
             _ => w,
-        });
-        return Encoding.UTF8.GetBytes("{\"widgets\":[" + string.Join("},{", widgets) + "]}");
+        }));
     }
+
+    // A generated envelope's widgets, each whole with its braces, and an envelope of widgets so written.
+    private static IEnumerable<string> Widgets(string envelope) =>
+        envelope["{\"widgets\":[".Length..^2].Split("},{").Select(w => (w.StartsWith('{') ? "" : "{") + w + (w.EndsWith('}') ? "" : "}"));
+
+    private static byte[] Envelope(IEnumerable<string> widgets) => Encoding.UTF8.GetBytes("{\"widgets\":[" + string.Join(",", widgets) + "]}");
 
     // The body with a stray byte after the first widget to end past one and a half spans: a syntax error that the
     // tokenizer meets where the widgets copied before it stop.
