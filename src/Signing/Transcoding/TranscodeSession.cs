@@ -28,8 +28,9 @@ namespace Signing.Transcoding;
 /// follow it, and the tokenizer goes on after them from the state it would have reached. That state counts
 /// lines and columns from where it was made, so the shift to the body's count is kept beside it for the one place that
 /// reads them, a syntax error's location. A plain widget that the end of a segment cuts (as the body's reads cut one
-/// every few KB) is joined across the cut, up to 1 KiB of it, and copied too, instead of being tokenized, and the
-/// plain widgets after it in its segment are copied straight on.
+/// every few KB) is copied too, instead of being tokenized: in canonical layout, it and the widgets after it are copied
+/// into the output across the segments' ends and checked there, since their bytes are the output already; in any other,
+/// it is joined across the cut, up to 1 KiB of it, and the plain widgets after it in its segment are copied straight on.
 /// </para>
 /// </remarks>
 internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byte> pool) : IDisposable
@@ -43,6 +44,12 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // The most bytes of a plain widget, with the separator before it, that are joined on the stack when a segment's end
     // cuts the widget: a generated widget takes about 360. A longer one is read with the tokenizer, as before.
     private const int MaxCutWidget = 1024;
+
+    // The least output span widgets in canonical layout are copied into to be checked (CopyStaged): a block of Kestrel's.
+    private const int MinStage = 4096;
+
+    // A Guid's length in "D" format.
+    private const int GuidLength = 36;
 
     private static readonly UtcInstantConverter Instants = new();
 
@@ -142,17 +149,24 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         {
             // How a buffer of several segments is split between span and sequence reads changes the speed, not the
             // bytes: the differential tests deliver every body in many different pieces. Hence the marks below.
-            // A plain widget that the end of the last piece cut is joined across the cut, once bytes past it have come.
+            // A plain widget that the end of the last piece cut is copied across the cut, once bytes past it have come.
             if (_widgetCut && !rest.IsSingleSegment)
             {
-                var joined = CopyCutWidget(rest, ref cursor);
-                rest = rest.Slice(joined);
+                // In canonical layout, it and the widgets after it are checked in the output, whatever the segments.
+                var copied = CopyStaged(rest, isFinalBlock, ref cursor);
+                if (copied == 0)
+                {
+                    // In any other, it is joined on the stack, and the plain widgets after it in the rest of its segment
+                    // are written straight from the segment: no tokenizer is set up for a segment that plain widgets fill
+                    // to its end.
+                    var joined = CopyCutWidget(rest, ref cursor);
+                    rest = rest.Slice(joined);
 
-                // The plain widgets after it in the rest of its segment are written straight from the segment: no
-                // tokenizer is set up for a segment that plain widgets fill to its end, as Kestrel's blocks of 4 KiB are.
-                // Stryker disable once Equality,Logical,Boolean,Conditional : on the buffer's last segment, or after no
-                // widget joined, the tokenizer reads on, and copies the plain widgets it meets all the same: only slower.
-                var copied = joined > 0 && !rest.IsSingleSegment ? CopyAfterCutWidget(rest.FirstSpan, ref cursor) : 0;
+                    // Stryker disable once Equality,Logical,Boolean,Conditional : on the buffer's last segment, or after no
+                    // widget joined, the tokenizer reads on, and copies the plain widgets it meets all the same: only slower.
+                    copied = joined > 0 && !rest.IsSingleSegment ? CopyAfterCutWidget(rest.FirstSpan, ref cursor) : 0;
+                }
+
                 if (copied > 0)
                 {
                     rest = rest.Slice(copied);
@@ -521,7 +535,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             // A widget the piece's end cuts is left for Read to join rather than tried here and refused.
             // Stryker disable once Block,Boolean,Statement : Copy refuses a widget that is not all there, only later, and a
             // whole widget left here is read by the tokenizer, which hands it straight back.
-            if (IsCut(buffer, next))
+            if (IsCut(buffer, next, _isFinalBlock))
             {
                 break;
             }
@@ -540,7 +554,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
             end = next + length;
         }
 
-        _widgetCut = IsCut(buffer, end);
+        _widgetCut = IsCut(buffer, end, _isFinalBlock);
         return end;
     }
 
@@ -576,8 +590,55 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
 
     // Whether the end of a piece with more to come cuts the widget that starts at (or after) start, within MaxCutWidget
     // bytes: such a widget is not all there to be copied, and is left for Read to join across the cut.
-    private bool IsCut(ReadOnlySpan<byte> buffer, int start) =>
-        !_isFinalBlock && buffer.Length - start <= MaxCutWidget && !buffer[start..].Contains((byte)'}');
+    private static bool IsCut(ReadOnlySpan<byte> buffer, int start, bool isFinalBlock) =>
+        !isFinalBlock && buffer.Length - start <= MaxCutWidget && !buffer[start..].Contains((byte)'}');
+
+    // Copies the bytes at the start of rest (a cut widget's separator, the widget and whatever follows) into the output,
+    // and keeps the run of them that is widgets in canonical layout, after that comma: their canonical bytes are their
+    // own, so the copy is already the output, and checking it there reads the widgets in one span, never joined across
+    // the ends of rest's segments or walked twice. Moves past them as CopyCutWidget moves past its widget (the tokenizer's
+    // state is at a widget's end already, where the cut was found); returns the
+    // bytes they take, or 0 (nothing written) when the first is not one. A span of the output at most is taken at a
+    // time, and the widget its end cuts is left for the next.
+    private int CopyStaged(ReadOnlySequence<byte> rest, bool isFinalBlock, ref BufferCursor cursor)
+    {
+        // Stryker disable once Arithmetic,Linq : a smaller span only cuts more widgets, each copied all the same.
+        var span = cursor.Reserve(MinStage);
+        var stage = span[..(int)Math.Min(rest.Length, span.Length)];
+        rest.Slice(0, stage.Length).CopyTo(stage);
+        if (!stage.StartsWith((byte)','))
+        {
+            return 0;
+        }
+
+        var run = CanonicalRun.Measure(stage[1..], int.MaxValue, out var widgets, out var upperCaseGuid);
+
+        // Stryker disable once Equality : Measure never returns less than 0.
+        if (run <= 0)
+        {
+            return 0;
+        }
+
+        if (upperCaseGuid >= 0)
+        {
+            // The run ends with the widget whose Guid is in upper case; the tokenizer goes on after it.
+            Ascii.ToLowerInPlace(stage.Slice(1 + upperCaseGuid, GuidLength), out _);
+        }
+
+        var taken = 1 + run;
+        cursor.Advance(taken);
+        _index += widgets;
+        _plainWidgets += widgets;
+
+        // Canonical widgets and the comma before them hold no line feed.
+        ShiftAfterWidget(_lines, _lineStart, _offset + taken);
+        _offset += taken;
+
+        // Stryker disable once Logical,Equality,Boolean : a widget cut by the end of the last bytes of a body is not all
+        // there whatever is said of it; one cut by the span's end is read by the tokenizer if not left for the next.
+        _widgetCut = IsCut(stage, taken, isFinalBlock && stage.Length == rest.Length);
+        return taken;
+    }
 
     // Writes the plain widget that the end of the last piece cut (see _widgetCut), joined on the stack from the start of
     // rest, and moves past it as CopyPlainWidgets moves past the widgets it copies; returns the bytes it took, or 0, and
