@@ -634,8 +634,8 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         ShiftAfterWidget(_lines, _lineStart, _offset + taken);
         _offset += taken;
 
-        // Stryker disable once Logical,Equality,Boolean : a widget cut by the end of the last bytes of a body is not all
-        // there whatever is said of it; one cut by the span's end is read by the tokenizer if not left for the next.
+        // Stryker disable once Equality : a widget that the end of a body's last bytes cuts is not all there whatever is
+        // said of it, and one that a full span's end cuts is read by the tokenizer when not left for the next span.
         _widgetCut = IsCut(stage, taken, isFinalBlock && stage.Length == rest.Length);
         return taken;
     }
