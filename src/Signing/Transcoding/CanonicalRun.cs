@@ -27,9 +27,11 @@ namespace Signing.Transcoding;
 /// </remarks>
 internal static class CanonicalRun
 {
-    // A widget's opening brace to its Guid's first digit, and the Guid's length.
+    /// <summary>A Guid's length in "D" format: the digits <see cref="Measure"/>'s <c>upperCaseGuid</c> points at.</summary>
+    public const int GuidLength = 36;
+
+    // A widget's opening brace to its Guid's first digit.
     private const int GuidStart = 7;
-    private const int GuidLength = 36;
 
     // Each member's quotes, the last of which closes its value.
     private const int QuotesPerMember = 4;

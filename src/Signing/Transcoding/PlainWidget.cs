@@ -24,9 +24,6 @@ namespace Signing.Transcoding;
 /// </remarks>
 internal static class PlainWidget
 {
-    // A Guid's length in "D" format.
-    private const int GuidLength = 36;
-
     // What a string may hold and come out unchanged: printable ASCII and DEL, less the quote and backslash, which a
     // plain string cannot hold. Every other byte is escaped, an escape, a control character or part of a longer
     // character, which the slow path handles.
@@ -75,9 +72,9 @@ internal static class PlainWidget
         if (upperCaseGuid >= 0)
         {
             // Stryker restore Equality
-            Ascii.ToLower(buffer.Slice(upperCaseGuid, GuidLength), cursor.Reserve(GuidLength), out _);
-            cursor.Advance(GuidLength);
-            cursor.WriteAll(buffer[(upperCaseGuid + GuidLength)..run]);
+            Ascii.ToLower(buffer.Slice(upperCaseGuid, CanonicalRun.GuidLength), cursor.Reserve(CanonicalRun.GuidLength), out _);
+            cursor.Advance(CanonicalRun.GuidLength);
+            cursor.WriteAll(buffer[(upperCaseGuid + CanonicalRun.GuidLength)..run]);
         }
 
         return run;
@@ -141,7 +138,7 @@ internal static class PlainWidget
         }
 
         var quotedId = widget[values[WidgetMembers.Id]];
-        if (quotedId.Length != GuidLength + 2 || !IsGuid(quotedId[1..^1]) ||
+        if (quotedId.Length != CanonicalRun.GuidLength + 2 || !IsGuid(quotedId[1..^1]) ||
             !ReadInstant(widget[values[WidgetMembers.CreatedUtc]], out var instant, out var instantIsCanonical))
         {
             return -1;
@@ -207,7 +204,7 @@ internal static class PlainWidget
     // Whether digits are a Guid as the tokenizer reads one ("D" format, either case): 36 bytes, hex digits in groups of
     // 8, 4, 4, 4 and 12. Its canonical text is the same bytes in lower case.
     internal static bool IsGuid(ReadOnlySpan<byte> digits) =>
-        digits.Length == GuidLength && digits[8] == '-' && digits[13] == '-' && digits[18] == '-' && digits[23] == '-' &&
+        digits.Length == CanonicalRun.GuidLength && digits[8] == '-' && digits[13] == '-' && digits[18] == '-' && digits[23] == '-' &&
         digits.Count((byte)'-') == 4 && !digits.ContainsAnyExcept(GuidDigits);
 
     // The instant in quoted, by the object path's rules; whether its text is already as the canonical document has it.

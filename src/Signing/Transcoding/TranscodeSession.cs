@@ -48,9 +48,6 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // The least output span widgets in canonical layout are copied into to be checked (CopyStaged): a block of Kestrel's.
     private const int MinStage = 4096;
 
-    // A Guid's length in "D" format.
-    private const int GuidLength = 36;
-
     private static readonly UtcInstantConverter Instants = new();
 
     private static readonly string[] EnvelopeMembers = ["widgets"];
@@ -596,10 +593,10 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // Copies the bytes at the start of rest (a cut widget's separator, the widget and whatever follows) into the output,
     // and keeps the run of them that is widgets in canonical layout, after that comma: their canonical bytes are their
     // own, so the copy is already the output, and checking it there reads the widgets in one span, never joined across
-    // the ends of rest's segments or walked twice. Moves past them as CopyCutWidget moves past its widget (the tokenizer's
-    // state is at a widget's end already, where the cut was found); returns the
-    // bytes they take, or 0 (nothing written) when the first is not one. A span of the output at most is taken at a
-    // time, and the widget its end cuts is left for the next.
+    // the ends of rest's segments or walked twice. Moves past them as CopyCutWidget moves past its widget (the
+    // tokenizer's state is at a widget's end already, where the cut was found); returns the bytes they take, or 0
+    // (nothing written) when the first is not one. A span of the output at most is taken at a time, and the widget its
+    // end cuts is left for the next.
     private int CopyStaged(ReadOnlySequence<byte> rest, bool isFinalBlock, ref BufferCursor cursor)
     {
         // Stryker disable once Arithmetic,Linq : a smaller span only cuts more widgets, each copied all the same.
@@ -622,7 +619,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         if (upperCaseGuid >= 0)
         {
             // The run ends with the widget whose Guid is in upper case; the tokenizer goes on after it.
-            Ascii.ToLowerInPlace(stage.Slice(1 + upperCaseGuid, GuidLength), out _);
+            Ascii.ToLowerInPlace(stage.Slice(1 + upperCaseGuid, CanonicalRun.GuidLength), out _);
         }
 
         var taken = 1 + run;
