@@ -599,15 +599,17 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
     // end cuts is left for the next.
     private int CopyStaged(ReadOnlySequence<byte> rest, bool isFinalBlock, ref BufferCursor cursor)
     {
-        // Stryker disable once Arithmetic,Linq : a smaller span only cuts more widgets, each copied all the same.
-        var span = cursor.Reserve(MinStage);
-        var stage = span[..(int)Math.Min(rest.Length, span.Length)];
-        rest.Slice(0, stage.Length).CopyTo(stage);
-        if (!stage.StartsWith((byte)','))
+        // The comma, which the walk below does not see; and a widget in any other layout (whitespace around it, its
+        // members in another order) mostly shows it in its first bytes, which the segment has: nothing is copied for it.
+        if (!StartsCanonicalWidget(rest.FirstSpan))
         {
             return 0;
         }
 
+        // Stryker disable once Arithmetic,Linq : a smaller span only cuts more widgets, each copied all the same.
+        var span = cursor.Reserve(MinStage);
+        var stage = span[..(int)Math.Min(rest.Length, span.Length)];
+        rest.Slice(0, stage.Length).CopyTo(stage);
         var run = CanonicalRun.Measure(stage[1..], int.MaxValue, out var widgets, out var upperCaseGuid);
 
         // Stryker disable once Equality : Measure never returns less than 0.
@@ -635,6 +637,15 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         // said of it, and one that a full span's end cuts is read by the tokenizer when not left for the next span.
         _widgetCut = IsCut(stage, taken, isFinalBlock && stage.Length == rest.Length);
         return taken;
+    }
+
+    // Whether bytes, from a cut widget's separator on, start as a widget in canonical layout does after its comma, as far
+    // as they go: the comma, then the widget's start up to its Guid.
+    private static bool StartsCanonicalWidget(ReadOnlySpan<byte> bytes)
+    {
+        var start = WidgetMembers.Prefix(WidgetMembers.Id);
+        var length = Math.Min(bytes.Length - 1, start.Length);
+        return bytes.StartsWith((byte)',') && bytes.Slice(1, length).SequenceEqual(start[..length]);
     }
 
     // Writes the plain widget that the end of the last piece cut (see _widgetCut), joined on the stack from the start of
