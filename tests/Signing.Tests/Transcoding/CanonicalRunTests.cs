@@ -135,6 +135,35 @@ public sealed class CanonicalRunTests
     }
 
     [Fact]
+    public void A_long_run_is_taken_whole_and_ends_at_the_first_widget_that_is_not_canonical_wherever_it_is()
+    {
+        // Long enough that the walk checks its widgets' heads and instants in several goes.
+        const int count = 200;
+        var canonical = EnvelopeJson.Widget();
+        var upper = EnvelopeJson.Widget("id", "\"6F9619FF-8B86-D011-B42D-00CF4FC964FF\"");
+        var offset = Utf8(canonical).Length + 1;
+        string Run(int at, string widget) => string.Join(",", Enumerable.Range(0, count).Select(i => i == at ? widget : canonical));
+
+        AssertRun(Run(-1, canonical), (count * offset) - 1, widgets: count, upperCaseGuid: -1, "all canonical");
+        foreach (var at in new[] { 1, 62, 63, 64, 65, 127, 128, 129, 199 })
+        {
+            var others = new[] { EnvelopeJson.Widget(EnvelopeJson.Members.Reverse()), EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56.780Z\""), EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964f\"") };
+            foreach (var other in others)
+            {
+                AssertRun(Run(at, other), (at * offset) - 1, widgets: at, upperCaseGuid: -1, $"not canonical at {at}: {other}");
+            }
+
+            AssertRun(Run(at, upper), ((at + 1) * offset) - 1, widgets: at + 1, upperCaseGuid: (at * offset) + 7, $"upper case at {at}");
+        }
+
+        var bytes = Utf8(Run(-1, canonical));
+        foreach (var most in new[] { 63, 64, 65, 128, 130 })
+        {
+            Assert.Equal(((most * offset) - 1, most), (CanonicalRun.Measure(bytes, most, out var taken, out _), taken));
+        }
+    }
+
+    [Fact]
     public void A_widget_cut_short_anywhere_is_not_taken_nor_ends_a_run_early()
     {
         var widget = EnvelopeJson.Widget();
