@@ -239,8 +239,6 @@ internal static class CanonicalRun
         Vector512.Equals(bytes, Vector512.Create((byte)'\\'));
 
     // Each member's bytes before its value in canonical layout, the value's opening quote included.
-    // Stryker disable once Equality,Conditional : read only by the static fields above, which are set before Stryker turns
-    // a mutant on; each of these mutants made by hand fails the Transcoding tests.
     private static byte[] Prefix(int member) =>
         member is WidgetMembers.Id or WidgetMembers.CreatedUtc ? [.. WidgetMembers.Prefix(member), (byte)'"'] : WidgetMembers.Prefix(member).ToArray();
 
