@@ -68,10 +68,16 @@ public static class SigningKestrelLimits
     /// <summary>
     /// What Kestrel buffers per connection before the endpoint reads it: 8 KiB rather than 1 MiB, so that a connection
     /// that sends headers or a body and is not read yet holds 8 KiB at most, and <see cref="MaxConcurrentConnections"/>
-    /// of them 64 MiB. The endpoint reads as fast as the body arrives, in 16 KiB reads into pooled blocks, so a larger
-    /// buffer only holds memory per connection that the in-flight budget would have to set aside. It must hold a whole
-    /// request line and all headers (<see cref="MaxRequestLineSize"/>, <see cref="MaxRequestHeadersTotalSize"/>).
+    /// of them 64 MiB. The endpoint reads the body as it arrives, so a larger buffer only holds memory per connection
+    /// that the in-flight budget would have to set aside. It must hold a whole request line and all headers
+    /// (<see cref="MaxRequestLineSize"/>, <see cref="MaxRequestHeadersTotalSize"/>).
     /// </summary>
+    /// <remarks>
+    /// Not yet true over a plain socket: Kestrel applies this to pipes that connection middleware adapts, and the socket
+    /// transport buffers up to its own <c>SocketTransportOptions.MaxReadBufferSize</c>, 1 MiB unless set (the endpoint
+    /// was measured receiving about 510 KB per read). Bounding that at 64 KiB cost no throughput; counting it in the
+    /// reserve at this cap does not fit a small instance yet (docs/load-test.md, "The walk without calls").
+    /// </remarks>
     public const long MaxRequestBufferSize = 8 * 1024;
 
     /// <summary>
