@@ -3,12 +3,14 @@ using Signing.WireFloor;
 
 var builder = WebApplication.CreateBuilder(args);
 
-// SigningServer's Kestrel, limits and body size included, so that the floor and a strategy differ only in the endpoint.
+// SigningServer's Kestrel, limits, socket buffer and body size included, so that the floor and a strategy differ only
+// in the endpoint.
 builder.WebHost.ConfigureKestrel(kestrel =>
 {
-    SigningKestrelLimits.ApplyClientFacing(kestrel.Limits);
+    SigningKestrelLimits.ApplyClientFacing(kestrel.Limits, GC.GetGCMemoryInfo().TotalAvailableMemoryBytes);
     SigningKestrelLimits.ApplyBodyLimit(kestrel.Limits, new SigningOptions().MaxRequestBodyBytes);
 });
+builder.WebHost.UseSockets(SigningKestrelLimits.ApplyReadBuffer);
 
 if (!FloorKey.TryRead(builder.Configuration, out var key, out var problem))
 {

@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Signing.Http.Memory;
 
 namespace Signing.Http;
@@ -9,7 +10,8 @@ namespace Signing.Http;
 /// connection, a request and a growing buffer for as long as it likes unless Kestrel cuts it off.
 /// </summary>
 /// <remarks>
-/// Only the body limit applies to both hosts (<see cref="SigningServiceCollectionExtensions.AddSigning"/> sets it).
+/// Only the body limit and the transport's read buffer apply to both hosts
+/// (<see cref="SigningServiceCollectionExtensions.AddSigning"/> sets them).
 /// The rest protect a server that faces clients, SigningServer, which applies them with <see cref="ApplyClientFacing"/>.
 /// Inside the Azure Functions worker Kestrel's only client is the Functions host, which forwards requests over pooled
 /// loopback connections that it keeps longer than <see cref="KeepAliveTimeout"/>; there, slow and hostile clients meet
@@ -17,7 +19,8 @@ namespace Signing.Http;
 /// the in-flight budget and the stall timeout, which both hosts enforce in the endpoint.
 /// <para>
 /// Measured with <c>loadtest/memory.sh --attack headers</c> (5,000 connections trickling header lines, reopened when
-/// cut, beside an honest client signing 1.1 MB bodies); the figures are in the README's Configuration section. HTTP/2
+/// cut, beside an honest client signing 1.1 MB bodies) and <c>--attack bodies</c> (1,000 or 4,000 connections each
+/// sending 1 MiB of a body at once); the figures are in the README's Configuration section. HTTP/2
 /// limits are left at Kestrel's defaults: SigningServer listens on plain HTTP, where Kestrel speaks HTTP/1.1 only, and
 /// a front end that terminates TLS speaks HTTP/1.1 or HTTP/2 to clients on its own terms.
 /// </para>
@@ -52,32 +55,55 @@ public static class SigningKestrelLimits
     public static readonly TimeSpan KeepAliveTimeout = TimeSpan.FromSeconds(30);
 
     /// <summary>
-    /// The most connections served at once (Kestrel's default is unlimited): 8,192. Each sign is CPU-bound, so two
-    /// cores serve a few dozen at once; the cap is not for work but for connections held open without any, which is
-    /// what a slow-client attack does. It was 1,024, and 1,100 connections trickling their headers then held every slot,
-    /// so ordinary clients were turned away at connect. With 8,192, 5,000 such connections leave room for ordinary
-    /// clients, and what each can hold is bounded by <see cref="MaxRequestBufferSize"/>, so the cap times that buffer
-    /// (64 MiB), which the in-flight budget sets aside (<see cref="InFlightBudgetSizing.KestrelReserveBytes"/>), is what
-    /// it was before. Connections past the cap are closed at once. More connections than that from one source are the
-    /// front end's to refuse (per-address limits), as are idle connections by the thousand, since each is held for
-    /// <see cref="KeepAliveTimeout"/>. The process's open-file limit must be above the cap (.NET raises its soft limit
-    /// to the hard one at start-up).
+    /// The most connections served at once (Kestrel's default is unlimited): 8,192, fewer on a small heap
+    /// (<see cref="ConnectionsFor"/>). Each sign is CPU-bound, so two cores serve a few dozen at once; the cap is not for
+    /// work but for connections held open without any, which is what a slow-client attack does. It was 1,024, and 1,100
+    /// connections trickling their headers then held every slot, so ordinary clients were turned away at connect; with
+    /// 8,192, 5,000 such connections leave room for ordinary clients. Connections past the cap are closed at once. More
+    /// connections than that from one source are the front end's to refuse (per-address limits), as are idle
+    /// connections by the thousand, since each is held for <see cref="KeepAliveTimeout"/>. The process's open-file
+    /// limit must be above the cap (.NET raises its soft limit to the hard one at start-up).
     /// </summary>
     public const long MaxConcurrentConnections = 8192;
 
+    /// <summary>The fewest connections <see cref="ConnectionsFor"/> allows, however small the heap: the old cap.</summary>
+    public const long MinConcurrentConnections = 1024;
+
     /// <summary>
-    /// What Kestrel buffers per connection before the endpoint reads it: 8 KiB rather than 1 MiB, so that a connection
-    /// that sends headers or a body and is not read yet holds 8 KiB at most, and <see cref="MaxConcurrentConnections"/>
-    /// of them 64 MiB. The endpoint reads the body as it arrives, so a larger buffer only holds memory per connection
-    /// that the in-flight budget would have to set aside. It must hold a whole request line and all headers
-    /// (<see cref="MaxRequestLineSize"/>, <see cref="MaxRequestHeadersTotalSize"/>).
+    /// The share of the process's memory that connections may hold before the endpoint reads them: 15%. The in-flight
+    /// budget sets it aside (<see cref="InFlightBudgetSizing.KestrelReserveBytes"/>) from its own 40%. At 24 KiB a
+    /// connection (<see cref="MaxReadBufferSize"/> and <see cref="MaxRequestBufferSize"/>), a 1 GiB heap holds 6,553
+    /// connections, more than the 5,000 at once that the header flood in the README holds.
     /// </summary>
-    /// <remarks>
-    /// Not yet true over a plain socket: Kestrel applies this to pipes that connection middleware adapts, and the socket
-    /// transport buffers up to its own <c>SocketTransportOptions.MaxReadBufferSize</c>, 1 MiB unless set (the endpoint
-    /// was measured receiving about 510 KB per read). Bounding that at 64 KiB cost no throughput; counting it in the
-    /// reserve at this cap does not fit a small instance yet (docs/load-test.md, "The walk without calls").
-    /// </remarks>
+    public const double ConnectionMemoryShare = 0.15;
+
+    /// <summary>
+    /// The connection cap for a process that may use <paramref name="availableBytes"/>: as many connections as
+    /// <see cref="ConnectionMemoryShare"/> of it holds at what each may buffer, between
+    /// <see cref="MinConcurrentConnections"/> and <see cref="MaxConcurrentConnections"/>. So that what connections
+    /// hold does not take the in-flight budget from a small instance, and a large one is not capped by memory.
+    /// </summary>
+    public static long ConnectionsFor(long availableBytes) =>
+        Math.Clamp((long)(availableBytes * ConnectionMemoryShare) / (MaxReadBufferSize + MaxRequestBufferSize), MinConcurrentConnections, MaxConcurrentConnections);
+
+    /// <summary>
+    /// What the socket transport reads from a connection ahead of the endpoint: 16 KiB rather than 1 MiB, on both
+    /// hosts. A connection whose request has not been read yet (its headers being parsed, or its request waiting for a
+    /// thread in a burst) holds this much of its body at most. Kestrel reads into 4 KiB blocks and hands the endpoint
+    /// all it has, so a larger buffer only lets a connection hold more before anything has charged it to the in-flight
+    /// budget: with 1 MiB, the endpoint received a 1.08 MB body in reads of about 510 KB. Smaller costs throughput:
+    /// at 8 KiB SigningServer served 0.89 of the 1 MiB default's requests per second, at 16 KiB 0.97, at 32 KiB 0.97,
+    /// at 64 KiB 1.01 (docs/load-test.md, "Kestrel's socket buffer").
+    /// </summary>
+    public const long MaxReadBufferSize = 16 * 1024;
+
+    /// <summary>
+    /// What Kestrel buffers per connection between connection middleware (TLS, if a deployment adds it to Kestrel) and
+    /// the request: 8 KiB rather than 1 MiB. Over a plain socket the transport's own buffer,
+    /// <see cref="MaxReadBufferSize"/>, is what bounds a connection; the reserve counts both, as an HTTPS endpoint would
+    /// hold both. It must hold a whole request line and all headers (<see cref="MaxRequestLineSize"/>,
+    /// <see cref="MaxRequestHeadersTotalSize"/>).
+    /// </summary>
     public const long MaxRequestBufferSize = 8 * 1024;
 
     /// <summary>
@@ -103,8 +129,18 @@ public static class SigningKestrelLimits
         limits.MaxRequestBodySize = maxRequestBodyBytes;
     }
 
-    /// <summary>Sets every client-facing limit above, for a Kestrel that clients reach directly.</summary>
-    public static void ApplyClientFacing(KestrelServerLimits limits)
+    /// <summary>Sets the transport's read buffer to <see cref="MaxReadBufferSize"/>, on both hosts.</summary>
+    public static void ApplyReadBuffer(SocketTransportOptions sockets)
+    {
+        ArgumentNullException.ThrowIfNull(sockets);
+        sockets.MaxReadBufferSize = MaxReadBufferSize;
+    }
+
+    /// <summary>
+    /// Sets every client-facing limit above, for a Kestrel that clients reach directly, in a process that may use
+    /// <paramref name="availableBytes"/> (what the in-flight budget is sized from).
+    /// </summary>
+    public static void ApplyClientFacing(KestrelServerLimits limits, long availableBytes)
     {
         ArgumentNullException.ThrowIfNull(limits);
         limits.MaxRequestBufferSize = MaxRequestBufferSize;
@@ -113,6 +149,6 @@ public static class SigningKestrelLimits
         limits.MinRequestBodyDataRate = new MinDataRate(MinRequestBodyBytesPerSecond, MinRequestBodyGracePeriod);
         limits.RequestHeadersTimeout = RequestHeadersTimeout;
         limits.KeepAliveTimeout = KeepAliveTimeout;
-        limits.MaxConcurrentConnections = MaxConcurrentConnections;
+        limits.MaxConcurrentConnections = ConnectionsFor(availableBytes);
     }
 }

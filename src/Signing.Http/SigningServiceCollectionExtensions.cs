@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
@@ -19,7 +20,8 @@ public static class SigningServiceCollectionExtensions
     /// Registers <see cref="SignEndpoint"/>, <see cref="VerifyEndpoint"/>, <see cref="StatsEndpoint"/> and what they
     /// need, bound to configuration section <c>Signing</c> and validated when the host starts, so a missing or weak key
     /// stops the app before it takes a request. Also sets Kestrel's body limit to
-    /// <see cref="SigningOptions.MaxRequestBodyBytes"/> (<see cref="SigningKestrelLimits.ApplyBodyLimit"/>), and adds what
+    /// <see cref="SigningOptions.MaxRequestBodyBytes"/> (<see cref="SigningKestrelLimits.ApplyBodyLimit"/>) and its socket
+    /// transport's read buffer (<see cref="SigningKestrelLimits.ApplyReadBuffer"/>), and adds what
     /// the endpoints rely on in either host: the in-flight memory budget and its health check, request decompression's
     /// providers, problem details, and the logging and metrics services (which the usual hosts have already), and the export of the meters wherever configuration asks for it
     /// (<see cref="SigningMetricsExportExtensions.AddSigningMetricsExport"/>).
@@ -30,6 +32,7 @@ public static class SigningServiceCollectionExtensions
         services.AddSingleton<IValidateOptions<SigningOptions>, SigningOptionsValidator>();
         services.AddOptions<KestrelServerOptions>().Configure<IConfiguration>(
             (kestrel, configuration) => SigningKestrelLimits.ApplyBodyLimit(kestrel.Limits, SigningOptions.ReadMaxRequestBodyBytes(configuration)));
+        services.AddOptions<SocketTransportOptions>().Configure(SigningKestrelLimits.ApplyReadBuffer);
 
         services.PostConfigure<SigningOptions>(signing =>
         {
@@ -58,7 +61,8 @@ public static class SigningServiceCollectionExtensions
         services.AddSingleton(sp => sp.GetRequiredService<SigningKeyRing>().Active);
         services.AddSingleton(sp => InFlightBudgetSizing.Create(
             sp.GetRequiredService<IOptions<SigningOptions>>().Value,
-            sp.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits));
+            sp.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits,
+            sp.GetRequiredService<IOptions<SocketTransportOptions>>().Value));
         services.AddSingleton(sp =>
         {
             var budget = sp.GetRequiredService<InFlightBudget>();

@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 
 namespace Signing.Http.Memory;
 
@@ -24,27 +25,29 @@ public static class InFlightBudgetSizing
     /// <see cref="GCMemoryInfo.TotalAvailableMemoryBytes"/>: the machine's memory, a container's limit, or
     /// <c>DOTNET_GCHeapHardLimit</c>), less what Kestrel may buffer for connections before the endpoint runs.
     /// </summary>
-    public static long DefaultLimitBytes(long availableBytes, long? maxConnections, long? maxRequestBufferSize) =>
-        (long)(availableBytes * InFlightShare) - KestrelReserveBytes(maxConnections, maxRequestBufferSize);
+    public static long DefaultLimitBytes(long availableBytes, long? maxConnections, long? maxRequestBufferSize, long? maxReadBufferSize) =>
+        (long)(availableBytes * InFlightShare) - KestrelReserveBytes(maxConnections, maxRequestBufferSize, maxReadBufferSize);
 
     /// <summary>
-    /// What Kestrel can hold for connections before any endpoint sees them: its per-connection request buffer
-    /// (<c>MaxRequestBufferSize</c>, 1 MiB unless set) for every connection it admits.
+    /// What Kestrel can hold for connections before any endpoint sees them: for every connection it admits, what the
+    /// socket transport reads ahead (<c>MaxReadBufferSize</c>) and what a connection middleware such as TLS buffers
+    /// after it (<c>MaxRequestBufferSize</c>), each 1 MiB unless set. Kestrel's memory pool takes both from the heap.
     /// </summary>
-    public static long KestrelReserveBytes(long? maxConnections, long? maxRequestBufferSize) =>
-        (maxConnections ?? UncappedConnections) * (maxRequestBufferSize ?? 1024 * 1024);
+    public static long KestrelReserveBytes(long? maxConnections, long? maxRequestBufferSize, long? maxReadBufferSize) =>
+        (maxConnections ?? UncappedConnections) * ((maxRequestBufferSize ?? 1024 * 1024) + (maxReadBufferSize ?? 1024 * 1024));
 
     /// <summary>
     /// The budget for <paramref name="options"/>: the configured limit, or the default for this process. Whether the
     /// budget can hold a maximum-size body is each strategy's own matter (<see cref="StrategyBodyLimits"/>): a small
     /// instance gives the costly strategies a smaller body limit instead of refusing to start.
     /// </summary>
-    public static InFlightBudget Create(SigningOptions options, KestrelServerLimits kestrel)
+    public static InFlightBudget Create(SigningOptions options, KestrelServerLimits kestrel, SocketTransportOptions sockets)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(kestrel);
+        ArgumentNullException.ThrowIfNull(sockets);
 
         return new InFlightBudget(options.MaxInFlightBytes ?? DefaultLimitBytes(
-            GC.GetGCMemoryInfo().TotalAvailableMemoryBytes, kestrel.MaxConcurrentConnections, kestrel.MaxRequestBufferSize));
+            GC.GetGCMemoryInfo().TotalAvailableMemoryBytes, kestrel.MaxConcurrentConnections, kestrel.MaxRequestBufferSize, sockets.MaxReadBufferSize));
     }
 }

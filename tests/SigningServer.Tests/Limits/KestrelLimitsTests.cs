@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using System.Text;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Signing.Http;
@@ -29,14 +30,11 @@ public sealed class KestrelLimitsTests(KestrelLimitsServerFactory factory) : ICl
         Assert.Equal(TimeSpan.FromSeconds(5), limits.MinRequestBodyDataRate.GracePeriod);
         Assert.Equal(TimeSpan.FromSeconds(5), limits.RequestHeadersTimeout);
         Assert.Equal(TimeSpan.FromSeconds(30), limits.KeepAliveTimeout);
-        Assert.Equal(8192, limits.MaxConcurrentConnections);
-        Assert.Equal(SigningKestrelLimits.MaxConcurrentConnections, limits.MaxConcurrentConnections);
+        Assert.Equal(SigningKestrelLimits.ConnectionsFor(GC.GetGCMemoryInfo().TotalAvailableMemoryBytes), limits.MaxConcurrentConnections);
         Assert.Equal(8 * 1024, limits.MaxRequestBufferSize);
         Assert.Equal(4 * 1024, limits.MaxRequestLineSize);
         Assert.Equal(8 * 1024, limits.MaxRequestHeadersTotalSize);
-
-        // What every connection may buffer together is what the in-flight budget sets aside: unchanged at 64 MiB.
-        Assert.Equal(64L * 1024 * 1024, limits.MaxConcurrentConnections * limits.MaxRequestBufferSize);
+        Assert.Equal(16 * 1024, factory.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.MaxReadBufferSize);
     }
 
     [Fact]
