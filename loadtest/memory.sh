@@ -7,7 +7,7 @@
 #
 #   loadtest/memory.sh [--uploads 16] [--heap-limit 0x40000000] [--body-limit 33554432]
 #                      [--strategies all|NAME,NAME] [--max-time 120] [--host server|functions] [--out artifacts/memory-run/summary.md]
-#   loadtest/memory.sh --attack headers|reserve|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
+#   loadtest/memory.sh --attack headers|reserve|bodies|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
 #                      [--heap-limit 0x40000000|none] [--host server|functions] [--out artifacts/memory-run/attack-KIND.md]
 #
 # --heap-limit is bytes, in hex with 0x or in decimal; the in-flight budget (Signing:MaxInFlightBytes) is left to its
@@ -28,6 +28,9 @@
 #   reserve  --attackers (55) connections send headers declaring a body of --body-limit bytes with ?strategy=string
 #            and then nothing (every fifth declares less, to take what the others leave), each reopened
 #            --reopen-delay seconds after the server answers or cuts it;
+#   bodies   --attackers (1,000) connections send headers declaring a body of --body-limit bytes and the first 1 MiB of
+#            the honest body at once, and then nothing, each reopened --reopen-delay seconds after the server answers or
+#            cuts it: what Kestrel reads ahead of the endpoint, for every connection at once;
 #   idle     --attackers (5,000) connections that send nothing;
 #   none     the honest client alone, the baseline.
 # The attackers are loadtest/lib/attack.py (python3, asyncio). The table gives the honest signs served (200 with the
@@ -84,8 +87,9 @@ case "$attack" in
   '') out=${out:-artifacts/memory-run/summary.md} ;;
   headers | idle) attackers=${attackers:-5000} ;;
   reserve) attackers=${attackers:-55} ;;
+  bodies) attackers=${attackers:-1000} ;;
   none) attackers=0 ;;
-  *) echo "--attack is headers, reserve, idle or none: '$attack'." >&2; usage ;;
+  *) echo "--attack is headers, reserve, bodies, idle or none: '$attack'." >&2; usage ;;
 esac
 out=${out:-artifacts/memory-run/attack-$attack.md}
 for number in $uploads $body_limit $max_time $seconds ${attackers:-0}; do
@@ -166,7 +170,7 @@ if [ -n "$attack" ]; then
   if [ "$attackers" -gt 0 ]; then
     # attack.py stops at --seconds by itself; the timeout is for a socket call that would not return.
     timeout "$((seconds + 30))" python3 loadtest/lib/attack.py --port "$port" --kind "$attack" --connections "$attackers" \
-      --seconds "$seconds" --reopen-delay "$reopen_delay" --body-limit "$body_limit" >"$dir/attackers.json" 2>"$dir/attackers.err" &
+      --seconds "$seconds" --reopen-delay "$reopen_delay" --body-limit "$body_limit" --body-file "$body" >"$dir/attackers.json" 2>"$dir/attackers.err" &
     upload_pids+=($!)
   fi
   # The honest client: one sign at a time until the attack ends, each bounded by --max-time (10 s at most here, as a

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Cheap attacks on a SigningServer on loopback, for loadtest/memory.sh --attack (run by it, not on its own).
 
-  python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|idle [--connections 5000] [--seconds 40]
+  python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|bodies|idle [--connections 5000] [--seconds 40]
                                  [--trickle 1] [--reopen-delay 1] [--ramp 1000] [--body-limit 33554432]
+                                 [--body-file FILE] [--burst 1048576]
 
 headers: each connection starts a sign request and sends one more short header line every --trickle seconds, never
          ending the headers (Slowloris); when the server cuts it, it is opened again after --reopen-delay seconds.
@@ -10,6 +11,9 @@ reserve: each connection sends a whole set of headers declaring a body of --body
          the costliest strategy, and then nothing; when the server answers or cuts it, it is opened again. Every fifth
          connection declares less (half the limit, a quarter, … down to 1/128, in turn), so that what the large ones
          leave of a budget is taken too: the largest declarations alone leave slivers that an ordinary request fits.
+bodies:  each connection sends a whole set of headers declaring a body of --body-limit bytes and then the first --burst
+         bytes of --body-file at once (as fast as the socket takes them), and then nothing; when the server answers or
+         cuts it, it is opened again. Many connections at once fill whatever the server reads ahead of its endpoint.
 idle:    each connection is opened and sends nothing at all.
 
 Connections are opened at --ramp per second at most, so that the listen queue, not the attack, is not what is
@@ -57,7 +61,8 @@ def declared_length(body_limit, serial):
     return max(1, body_limit >> (1 + (serial // 5) % 7))
 
 
-def first_request_bytes(kind, port, body_limit, serial):
+def first_request_bytes(kind, port, args, serial):
+    body_limit = args.body_limit
     if kind == "headers":
         return f"POST /api/sign HTTP/1.1\r\nHost: {HOST}:{port}\r\nX-Trickle-{serial}: 0\r\n".encode("ascii")
     if kind == "reserve":
@@ -65,6 +70,12 @@ def first_request_bytes(kind, port, body_limit, serial):
             f"POST /api/sign?strategy=string HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {declared_length(body_limit, serial)}\r\n\r\n"
         ).encode("ascii")
+    if kind == "bodies":
+        head = (
+            f"POST /api/sign HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {body_limit}\r\n\r\n"
+        ).encode("ascii")
+        return head + args.burst_bytes
     return b""
 
 
@@ -99,7 +110,7 @@ async def hold(kind, port, args, tally, deadline, serial, reader, writer):
     """Sends what the attack sends until the server answers or cuts the connection, or the attack ends."""
     line = 0
     try:
-        first = first_request_bytes(kind, port, args.body_limit, serial)
+        first = first_request_bytes(kind, port, args, serial)
         if first:
             writer.write(first)
             await writer.drain()
@@ -133,16 +144,24 @@ async def hold(kind, port, args, tally, deadline, serial, reader, writer):
 async def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--kind", choices=["headers", "reserve", "idle"], required=True)
+    parser.add_argument("--kind", choices=["headers", "reserve", "bodies", "idle"], required=True)
     parser.add_argument("--connections", type=int, default=5000)
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--trickle", type=float, default=1.0)
     parser.add_argument("--reopen-delay", type=float, default=1.0)
     parser.add_argument("--ramp", type=float, default=1000)
     parser.add_argument("--body-limit", type=int, default=33554432)
+    parser.add_argument("--body-file")
+    parser.add_argument("--burst", type=int, default=1048576)
     args = parser.parse_args()
     if not (1 <= args.connections <= 20000 and 1 <= args.seconds <= 300 and args.ramp > 0):
         parser.error("--connections must be 1 to 20000, --seconds 1 to 300, --ramp positive")
+    args.burst_bytes = b""
+    if args.kind == "bodies":
+        if not args.body_file or not (1 <= args.burst < args.body_limit):
+            parser.error("--kind bodies needs --body-file, and a --burst of at least 1 and less than --body-limit")
+        with open(args.body_file, "rb") as body:
+            args.burst_bytes = body.read(args.burst)
 
     tally = Tally()
     started = time.monotonic()
