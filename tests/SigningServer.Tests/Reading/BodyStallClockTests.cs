@@ -143,23 +143,40 @@ public sealed class BodyStallClockTests
     }
 
     [Fact]
-    public void The_clock_beats_only_while_a_read_waits()
+    public void The_clock_stops_beating_at_the_first_beat_that_finds_no_read_waiting()
     {
-        // Each beat is a thread-pool callback for a request in flight: a clock that times no read costs nothing.
+        // Each beat is a thread-pool callback for a request in flight: a clock that times no read costs one beat at most.
         var time = new QueuedBeatTimeProvider();
         using var clock = new BodyStallClock(time, Timeout, () => { });
         clock.Start();
         time.BeatOnTime(clock, 2);
         clock.Stop(arrived: true);
         time.BeatOnTime(clock, 8);
-        Assert.Equal(2, time.Beats);
+        Assert.Equal(3, time.Beats);
 
-        // Nor once the body has stalled: the request is over.
+        // Started again, it beats again, and no more once the body has stalled: the request is over.
         clock.Start();
         time.BeatOnTime(clock, 4);
         Assert.True(clock.Stalled);
         time.BeatOnTime(clock, 8);
-        Assert.Equal(6, time.Beats);
+        Assert.Equal(7, time.Beats);
+    }
+
+    [Fact]
+    public void Reads_that_wait_one_after_another_do_not_move_the_timer()
+    {
+        // A body arrives in many short waits; moving the timer at each takes the timer queue's lock.
+        var time = new QueuedBeatTimeProvider();
+        using var clock = new BodyStallClock(time, Timeout, () => { });
+        for (var read = 0; read < 100; read++)
+        {
+            clock.Start();
+            time.Advance(TimeSpan.FromMilliseconds(1));
+            clock.Stop(arrived: true);
+        }
+
+        Assert.Equal(0, time.Moves);
+        Assert.False(clock.Stalled);
     }
 
     [Fact]

@@ -20,6 +20,9 @@ internal sealed class QueuedBeatTimeProvider : FakeTimeProvider
     /// <summary>Timers made and not yet disposed.</summary>
     public int LiveTimers { get; private set; }
 
+    /// <summary>Calls to <see cref="ITimer.Change"/> on the timers made: each takes the timer queue's lock.</summary>
+    public int Moves { get; private set; }
+
     /// <inheritdoc/>
     public override ITimer CreateTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period)
     {
@@ -40,7 +43,11 @@ internal sealed class QueuedBeatTimeProvider : FakeTimeProvider
 
     private sealed class CountedTimer(QueuedBeatTimeProvider time, ITimer inner) : ITimer
     {
-        public bool Change(TimeSpan dueTime, TimeSpan period) => inner.Change(dueTime, period);
+        public bool Change(TimeSpan dueTime, TimeSpan period)
+        {
+            time.Moves++;
+            return inner.Change(dueTime, period);
+        }
 
         public void Dispose()
         {
