@@ -70,12 +70,12 @@ public static class SigningKestrelLimits
     public const long MinConcurrentConnections = 1024;
 
     /// <summary>
-    /// The share of the process's memory that connections may hold before the endpoint reads them: 15%. The in-flight
-    /// budget sets it aside (<see cref="InFlightBudgetSizing.KestrelReserveBytes"/>) from its own 40%. At 24 KiB a
-    /// connection (<see cref="MaxReadBufferSize"/> and <see cref="MaxRequestBufferSize"/>), a 1 GiB heap holds 6,553
+    /// The share of the process's memory that connections may hold before the endpoint reads them: 20%. The in-flight
+    /// budget sets it aside (<see cref="InFlightBudgetSizing.KestrelReserveBytes"/>) from its own 40%. At 40 KiB a
+    /// connection (<see cref="MaxReadBufferSize"/> and <see cref="MaxRequestBufferSize"/>), a 1 GiB heap holds 5,242
     /// connections, more than the 5,000 at once that the header flood in the README holds.
     /// </summary>
-    public const double ConnectionMemoryShare = 0.15;
+    public const double ConnectionMemoryShare = 0.2;
 
     /// <summary>
     /// The connection cap for a process that may use <paramref name="availableBytes"/>: as many connections as
@@ -87,15 +87,16 @@ public static class SigningKestrelLimits
         Math.Clamp((long)(availableBytes * ConnectionMemoryShare) / (MaxReadBufferSize + MaxRequestBufferSize), MinConcurrentConnections, MaxConcurrentConnections);
 
     /// <summary>
-    /// What the socket transport reads from a connection ahead of the endpoint: 16 KiB rather than 1 MiB, on both
+    /// What the socket transport reads from a connection ahead of the endpoint: 32 KiB rather than 1 MiB, on both
     /// hosts. A connection whose request has not been read yet (its headers being parsed, or its request waiting for a
     /// thread in a burst) holds this much of its body at most. Kestrel reads into 4 KiB blocks and hands the endpoint
     /// all it has, so a larger buffer only lets a connection hold more before anything has charged it to the in-flight
-    /// budget: with 1 MiB, the endpoint received a 1.08 MB body in reads of about 510 KB. Smaller costs throughput:
-    /// at 8 KiB SigningServer served 0.89 of the 1 MiB default's requests per second, at 16 KiB 0.97, at 32 KiB 0.97,
-    /// at 64 KiB 1.01 (docs/load-test.md, "Kestrel's socket buffer").
+    /// budget: with 1 MiB, the endpoint received a 1.08 MB body in reads of about 510 KB. Smaller costs a read more
+    /// often, which <c>transcode</c> pays on a large body: at 30,000 widgets it served 0.85 of the wire floor's requests
+    /// per second with 16 KiB for both, 0.88 with 32 KiB, 0.89 with 64 KiB and 0.90 with 1 MiB (docs/load-test.md,
+    /// "Kestrel's socket buffer").
     /// </summary>
-    public const long MaxReadBufferSize = 16 * 1024;
+    public const long MaxReadBufferSize = 32 * 1024;
 
     /// <summary>
     /// What Kestrel buffers per connection between connection middleware (TLS, if a deployment adds it to Kestrel) and

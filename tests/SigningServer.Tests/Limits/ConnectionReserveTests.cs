@@ -12,11 +12,11 @@ public sealed class ConnectionReserveTests
     private const long MiB = 1024 * 1024;
 
     [Theory]
-    // 15% of the memory at 24 KiB a connection, from 1,024 to 8,192.
+    // 20% of the memory at 40 KiB a connection, from 1,024 to 8,192.
     [InlineData(64 * MiB, 1024)]
-    [InlineData(512 * MiB, 3276)]
-    [InlineData(1024 * MiB, 6553)]
-    [InlineData(1250 * MiB, 8000)]
+    [InlineData(512 * MiB, 2621)]
+    [InlineData(1024 * MiB, 5242)]
+    [InlineData(1250 * MiB, 6400)]
     [InlineData(2048 * MiB, 8192)]
     [InlineData(24 * 1024 * MiB, 8192)]
     public void The_connection_cap_holds_what_a_share_of_memory_holds(long availableBytes, long connections) =>
@@ -25,8 +25,8 @@ public sealed class ConnectionReserveTests
     [Fact]
     public void The_reserve_counts_the_transports_buffer_and_the_request_buffer_of_every_connection()
     {
-        // SigningServer's limits: 8,192 connections of 16 KiB and 8 KiB.
-        Assert.Equal(192 * MiB, InFlightBudgetSizing.KestrelReserveBytes(8192, 8 * 1024, 16 * 1024));
+        // SigningServer's limits: 8,192 connections of 32 KiB and 8 KiB.
+        Assert.Equal(320 * MiB, InFlightBudgetSizing.KestrelReserveBytes(8192, 8 * 1024, 32 * 1024));
 
         // Kestrel's defaults with no cap (the Functions worker's, before AddSigning sets the transport's): 100 connections
         // of 1 MiB and 1 MiB.
@@ -43,8 +43,8 @@ public sealed class ConnectionReserveTests
         var reserve = InFlightBudgetSizing.KestrelReserveBytes(connections, SigningKestrelLimits.MaxRequestBufferSize, SigningKestrelLimits.MaxReadBufferSize);
         var budget = InFlightBudgetSizing.DefaultLimitBytes(availableBytes, connections, SigningKestrelLimits.MaxRequestBufferSize, SigningKestrelLimits.MaxReadBufferSize);
 
-        Assert.InRange(reserve, 1, availableBytes * 15 / 100);
-        Assert.InRange(budget, availableBytes * 25 / 100, availableBytes * 40 / 100);
+        Assert.InRange(reserve, 1, availableBytes * 20 / 100);
+        Assert.InRange(budget, availableBytes * 20 / 100, availableBytes * 40 / 100);
         Assert.Equal((availableBytes * 2 / 5) - reserve, budget, tolerance: 1);
     }
 }

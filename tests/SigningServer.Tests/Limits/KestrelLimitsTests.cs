@@ -34,7 +34,7 @@ public sealed class KestrelLimitsTests(KestrelLimitsServerFactory factory) : ICl
         Assert.Equal(8 * 1024, limits.MaxRequestBufferSize);
         Assert.Equal(4 * 1024, limits.MaxRequestLineSize);
         Assert.Equal(8 * 1024, limits.MaxRequestHeadersTotalSize);
-        Assert.Equal(16 * 1024, factory.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.MaxReadBufferSize);
+        Assert.Equal(32 * 1024, factory.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.MaxReadBufferSize);
     }
 
     [Fact]
