@@ -131,7 +131,8 @@ internal sealed class GuardedBodyReader : PipeReader
     /// <inheritdoc/>
     public override void AdvanceTo(SequencePosition consumed, SequencePosition examined)
     {
-        _consumed += _buffer.Slice(0, consumed).Length;
+        // Offsets, not a slice: slicing walks the read's segments, and a large body is read a few hundred times.
+        _consumed += _buffer.GetOffset(consumed) - _buffer.GetOffset(_buffer.Start);
         _buffer = default;
         _examining = false;
         _inner.AdvanceTo(consumed, examined);
