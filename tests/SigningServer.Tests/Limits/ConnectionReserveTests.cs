@@ -1,3 +1,5 @@
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Signing.Http;
 using Signing.Http.Memory;
 
@@ -46,5 +48,18 @@ public sealed class ConnectionReserveTests
         Assert.InRange(reserve, 1, availableBytes * 20 / 100);
         Assert.InRange(budget, availableBytes * 20 / 100, availableBytes * 40 / 100);
         Assert.Equal((availableBytes * 2 / 5) - reserve, budget, tolerance: 1);
+    }
+
+    [Fact]
+    public void Missing_settings_are_refused_by_name()
+    {
+        Assert.Equal("limits", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyClientFacing(null!, 1024 * MiB)).ParamName);
+        Assert.Equal("limits", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyBodyLimit(null!, MiB)).ParamName);
+        Assert.Equal("sockets", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyReadBuffer(null!)).ParamName);
+        var limits = new KestrelServerLimits();
+        var sockets = new SocketTransportOptions();
+        Assert.Equal("options", Assert.Throws<ArgumentNullException>(() => InFlightBudgetSizing.Create(null!, limits, sockets)).ParamName);
+        Assert.Equal("kestrel", Assert.Throws<ArgumentNullException>(() => InFlightBudgetSizing.Create(new SigningOptions(), null!, sockets)).ParamName);
+        Assert.Equal("sockets", Assert.Throws<ArgumentNullException>(() => InFlightBudgetSizing.Create(new SigningOptions(), limits, null!)).ParamName);
     }
 }
