@@ -80,11 +80,15 @@ public static class SigningKestrelLimits
     /// <summary>
     /// The connection cap for a process that may use <paramref name="availableBytes"/>: as many connections as
     /// <see cref="ConnectionMemoryShare"/> of it holds at what each may buffer, between
-    /// <see cref="MinConcurrentConnections"/> and <see cref="MaxConcurrentConnections"/>. So that what connections
-    /// hold does not take the in-flight budget from a small instance, and a large one is not capped by memory.
+    /// <see cref="MinConcurrentConnections"/> and <see cref="MaxConcurrentConnections"/>; what each may buffer is what the
+    /// reserve counts for one. So that what connections hold does not take the in-flight budget from a small instance,
+    /// and a large one is not capped by memory.
     /// </summary>
     public static long ConnectionsFor(long availableBytes) =>
-        Math.Clamp((long)(availableBytes * ConnectionMemoryShare) / (MaxReadBufferSize + MaxRequestBufferSize), MinConcurrentConnections, MaxConcurrentConnections);
+        Math.Clamp(
+            (long)(availableBytes * ConnectionMemoryShare) / InFlightBudgetSizing.KestrelReserveBytes(1, MaxRequestBufferSize, MaxReadBufferSize),
+            MinConcurrentConnections,
+            MaxConcurrentConnections);
 
     /// <summary>
     /// What the socket transport reads from a connection ahead of the endpoint: 32 KiB rather than 1 MiB, on both
