@@ -7,7 +7,7 @@ var builder = WebApplication.CreateBuilder(args);
 // in the endpoint.
 builder.WebHost.ConfigureKestrel(kestrel =>
 {
-    SigningKestrelLimits.ApplyClientFacing(kestrel.Limits, GC.GetGCMemoryInfo().TotalAvailableMemoryBytes);
+    SigningKestrelLimits.ApplyClientFacing(kestrel.Limits);
     SigningKestrelLimits.ApplyBodyLimit(kestrel.Limits, new SigningOptions().MaxRequestBodyBytes);
 });
 builder.WebHost.UseSockets(SigningKestrelLimits.ApplyReadBuffer);

@@ -142,10 +142,10 @@ public static class SigningKestrelLimits
     }
 
     /// <summary>
-    /// Sets every client-facing limit above, for a Kestrel that clients reach directly, in a process that may use
-    /// <paramref name="availableBytes"/> (what the in-flight budget is sized from).
+    /// Sets every client-facing limit above, for a Kestrel that clients reach directly; the connection cap from the
+    /// memory this process may use, read as the in-flight budget reads it (<see cref="InFlightBudgetSizing.Create"/>).
     /// </summary>
-    public static void ApplyClientFacing(KestrelServerLimits limits, long availableBytes)
+    public static void ApplyClientFacing(KestrelServerLimits limits)
     {
         ArgumentNullException.ThrowIfNull(limits);
         limits.MaxRequestBufferSize = MaxRequestBufferSize;
@@ -154,6 +154,6 @@ public static class SigningKestrelLimits
         limits.MinRequestBodyDataRate = new MinDataRate(MinRequestBodyBytesPerSecond, MinRequestBodyGracePeriod);
         limits.RequestHeadersTimeout = RequestHeadersTimeout;
         limits.KeepAliveTimeout = KeepAliveTimeout;
-        limits.MaxConcurrentConnections = ConnectionsFor(availableBytes);
+        limits.MaxConcurrentConnections = ConnectionsFor(GC.GetGCMemoryInfo().TotalAvailableMemoryBytes);
     }
 }

@@ -13,7 +13,7 @@ if (string.IsNullOrEmpty(builder.Configuration[WebHostDefaults.ServerUrlsKey]))
 }
 
 // This Kestrel faces clients directly, so it gets the client-facing limits the Functions worker's Kestrel does not need.
-builder.WebHost.ConfigureKestrel(kestrel => SigningKestrelLimits.ApplyClientFacing(kestrel.Limits, GC.GetGCMemoryInfo().TotalAvailableMemoryBytes));
+builder.WebHost.ConfigureKestrel(kestrel => SigningKestrelLimits.ApplyClientFacing(kestrel.Limits));
 builder.Services.AddSigning();
 
 // The Functions host checks function keys before the worker sees a request; here, with no host in front, the same

@@ -53,7 +53,7 @@ public sealed class ConnectionReserveTests
     [Fact]
     public void Missing_settings_are_refused_by_name()
     {
-        Assert.Equal("limits", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyClientFacing(null!, 1024 * MiB)).ParamName);
+        Assert.Equal("limits", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyClientFacing(null!)).ParamName);
         Assert.Equal("limits", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyBodyLimit(null!, MiB)).ParamName);
         Assert.Equal("sockets", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyReadBuffer(null!)).ParamName);
         var limits = new KestrelServerLimits();
