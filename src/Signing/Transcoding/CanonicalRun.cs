@@ -1,4 +1,5 @@
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
 using System.Runtime.Intrinsics.X86;
@@ -14,9 +15,10 @@ namespace Signing.Transcoding;
 /// <para>
 /// No value of such a run holds a quote, and each widget has four quotes a member (two around its name, two around
 /// its value), so every fourth quote of the run closes a value, and the bytes after each closing quote are the next
-/// member's prefix (or, after a widget's last, its closing brace and the next widget's start). The quotes are found
-/// 64 bytes at a time, the closing ones picked from them by their count alone, and each prefix compared where it
-/// must be: no step waits on where the last value ended, as a walk from value to value would.
+/// member's prefix (or, after a widget's last, its closing brace and the next widget's start). So the walk has two
+/// stages, neither of which branches on the lengths of the values: the closing quotes are found 64 bytes at a time,
+/// picked from the quotes by their count alone and written out four a block whatever their number; then each widget's
+/// twelve are checked together, the prefix after each compared where it must be and the differences tested once.
 /// </para>
 /// <para>
 /// A widget's first 58 bytes (its start, its Guid's 36 digits and dashes, and the first string member's prefix) are
@@ -39,9 +41,6 @@ internal static class CanonicalRun
     // One bit in four, the pattern that picks every fourth quote.
     private const ulong FourthQuotes = 0x1111_1111_1111_1111;
 
-    // What follows a widget's closing quote in a run: its closing brace, and the comma before the next widget.
-    private static ReadOnlySpan<byte> WidgetEnd => "},"u8;
-
     // The bytes of a prefix that the walk compares: a string member's are all 14 of them; the instant's has a 15th, its
     // opening quote. Were that byte not a quote, the instant's opening quote would be in what is taken for its text,
     // which CanonicalInstant refuses.
@@ -50,8 +49,11 @@ internal static class CanonicalRun
     // The instant's prefix, its opening quote included: the instant starts this many bytes after the closing quote before.
     private const int CreatedUtcPrefixLength = ComparedPrefixBytes + 1;
 
-    // The most widgets one walk finds before their heads and instants are checked (see Measure).
+    // The most widgets one walk finds before they are checked (see Measure): 3 KiB of closing quotes on the stack.
     private const int WidgetsPerWalk = 64;
+
+    // A block of 64 bytes holds at most 16 closing quotes, four a member.
+    private const int MostClosingPerBlock = 16;
 
     // A row of 16 bytes per member: its prefix's first ComparedPrefixBytes bytes, then zeros. It is read without bounds
     // checks and the mask is built where it is used, where it is a constant: a table of vectors and one of masks cost
@@ -91,22 +93,33 @@ internal static class CanonicalRun
     {
         widgets = 0;
         upperCaseGuid = -1;
-        Span<int> found = stackalloc int[2 * WidgetsPerWalk];
+
+        // A widget that is not in canonical layout seldom starts as one: it is refused here, before any walk.
+        if (buffer.Length < Vector512<byte>.Count || !IsHead(buffer, 0, out _))
+        {
+            return 0;
+        }
+
+        Span<int> closing = stackalloc int[(WidgetsPerWalk * WidgetMembers.Count) + MostClosingPerBlock];
         var run = 0;
         var start = 0;
         while (true)
         {
-            // The walk's widgets, then each one's head and instant, in order: the run ends at the first that fails.
-            var count = Walk(buffer, start, Math.Min(WidgetsPerWalk, most - widgets), found, out var more);
-            for (var i = 0; i < count; i++)
+            // Each walk looks ahead as far as the run has come so far: a run that a non-canonical widget soon ends wastes
+            // at most the work it did, and a long one is walked 64 widgets at a time.
+            var walk = Math.Min(Math.Min(WidgetsPerWalk, Math.Max(1, widgets)), most - widgets);
+            var found = FindClosingQuotes(buffer, start, walk * WidgetMembers.Count, closing, out var refusedAt);
+            var whole = Math.Min(walk, found / WidgetMembers.Count);
+            for (var i = 0; i < whole; i++)
             {
-                var end = found[2 * i];
-                if (!IsHead(buffer, start, out var upperCase) || !CanonicalInstant.Matches(buffer[found[(2 * i) + 1]..end]))
+                var quotes = closing.Slice(i * WidgetMembers.Count, WidgetMembers.Count);
+                if (!IsWidget(buffer, start, quotes, refusedAt, out var upperCase))
                 {
                     return run;
                 }
 
                 widgets++;
+                var end = quotes[WidgetMembers.CreatedUtc];
                 run = end + 2;
                 if (upperCase)
                 {
@@ -114,23 +127,29 @@ internal static class CanonicalRun
                     return run;
                 }
 
+                // The widget's closing brace is checked; a comma after it starts the next.
                 start = run + 1;
+                if (start >= buffer.Length || buffer[run] != ',')
+                {
+                    return run;
+                }
             }
 
-            if (!more || widgets == most)
+            if (whole < walk || widgets == most)
             {
                 return run;
             }
         }
     }
 
-    // Finds the widgets from start (at most most of them) whose bytes outside their Guid and instant are as the canonical
-    // document writes them, and writes each one's closing quote and where its instant starts into found; returns how
-    // many, and whether another widget's start follows the last. Their heads and instants are left to the caller, so
-    // that the walk calls nothing and keeps all it needs in registers.
-    private static int Walk(ReadOnlySpan<byte> buffer, int start, int most, Span<int> found, out bool more)
+    // Writes where each closing quote from start is (at least most of them, unless the buffer ends first) into closing,
+    // a value's, found by counting quotes alone, and returns how many; refusedAt is where the first byte that no plain
+    // string holds is, as far as the blocks read go. A block's closing quotes are written four at a time whatever their
+    // count, so that the loop takes the same branches whatever the lengths of the values: the widgets are checked
+    // afterwards, twelve closing quotes at a time.
+    private static int FindClosingQuotes(ReadOnlySpan<byte> buffer, int start, int most, Span<int> closing, out int refusedAt)
     {
-        more = false;
+        refusedAt = int.MaxValue;
         var count = 0;
 
         // A widget is longer than one load, so fewer bytes hold none, and the loads below stay in the buffer.
@@ -141,78 +160,105 @@ internal static class CanonicalRun
             return 0;
         }
 
-        var member = WidgetMembers.Id;
-        var instant = 0;
-        var refusedAt = int.MaxValue;
-        var quotesBefore = 0;
+        // The quotes of a block that close a value, as a pattern of every fourth bit from the block's first quote on.
+        var closingPattern = FourthQuotes << (QuotesPerMember - 1);
+        var last = buffer.Length - Vector512<byte>.Count;
+        var block = start;
+        for (; block <= last && count < most; block += Vector512<byte>.Count)
+        {
+            var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)block);
+            count = Scan(bytes, block, 0, ref closingPattern, closing, count, ref refusedAt);
+        }
+
+        // The last block is loaded from the buffer's end, and its bytes before the block shifted out of its masks.
         // Stryker disable once Equality : a block at the buffer's end finds closing quotes past it, where no prefix or
         // brace fits, so the run ends where it would have.
-        for (var block = start; block < buffer.Length; block += Vector512<byte>.Count)
+        if (block < buffer.Length && count < most)
         {
-            // The last block is loaded from the buffer's end, and its bytes before the block shifted out of its masks.
-            var at = Math.Min(block, buffer.Length - Vector512<byte>.Count);
-            var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at);
-
-            // Stryker disable Bitwise : the masks are unsigned, so ">>>" is ">>".
-            var quotes = Vector512.Equals(bytes, Quote).ExtractMostSignificantBits() >> (block - at);
-            var refused = IsRefused(bytes).ExtractMostSignificantBits() >> (block - at);
-
-            // Stryker restore Bitwise
-            if (refused != 0 && refusedAt == int.MaxValue)
-            {
-                refusedAt = block + BitOperations.TrailingZeroCount(refused);
-            }
-
-            var closing = DepositBits(FourthQuotes << ((QuotesPerMember - 1 - quotesBefore) & 3), quotes);
-            quotesBefore += BitOperations.PopCount(quotes);
-            for (; closing != 0; closing &= closing - 1)
-            {
-                var end = block + BitOperations.TrailingZeroCount(closing);
-                if (member == WidgetMembers.CreatedUtc)
-                {
-                    // Stryker disable once Equality : a closing quote is not a refused byte, so refusedAt is never end.
-                    var refusedInWidget = refusedAt < end;
-                    if (refusedInWidget || end >= buffer.Length - 1 || buffer[end + 1] != '}')
-                    {
-                        return count;
-                    }
-
-                    found[2 * count] = end;
-                    found[(2 * count) + 1] = instant;
-                    count++;
-                    if (!buffer[(end + 1)..].StartsWith(WidgetEnd))
-                    {
-                        return count;
-                    }
-
-                    if (count == most)
-                    {
-                        more = true;
-                        return count;
-                    }
-
-                    member = WidgetMembers.Id;
-                    continue;
-                }
-
-                // After the Guid's closing quote, the first prefix, which the head checks, is compared too: one branch
-                // fewer.
-                if (!StartsWithPrefix(buffer, end + 1, member + 1))
-                {
-                    return count;
-                }
-
-                // Where the instant starts, once the last string member's value has closed.
-                instant = end + 1 + CreatedUtcPrefixLength;
-                member++;
-            }
+            var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)last);
+            count = Scan(bytes, block, block - last, ref closingPattern, closing, count, ref refusedAt);
         }
 
         return count;
     }
 
+    // One block's part of FindClosingQuotes: its bytes, where it starts, and how many of its first bytes an earlier block
+    // has read already. Returns the count of closing quotes with the block's.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int Scan(Vector512<byte> bytes, int block, int shift, ref ulong closingPattern, Span<int> closing, int count, ref int refusedAt)
+    {
+        // Stryker disable Bitwise : the masks are unsigned, so ">>>" is ">>".
+        var quotes = Vector512.Equals(bytes, Quote).ExtractMostSignificantBits() >> shift;
+        var refused = IsRefused(bytes).ExtractMostSignificantBits() >> shift;
+
+        // Stryker restore Bitwise
+        if (refused != 0 && refusedAt == int.MaxValue)
+        {
+            refusedAt = block + BitOperations.TrailingZeroCount(refused);
+        }
+
+        var closes = DepositBits(closingPattern, quotes);
+        closingPattern = BitOperations.RotateRight(closingPattern, BitOperations.PopCount(quotes));
+        var n = BitOperations.PopCount(closes);
+        var slots = closing.Slice(count, 4);
+        slots[0] = block + BitOperations.TrailingZeroCount(closes);
+        closes &= closes - 1;
+        slots[1] = block + BitOperations.TrailingZeroCount(closes);
+        closes &= closes - 1;
+        slots[2] = block + BitOperations.TrailingZeroCount(closes);
+        closes &= closes - 1;
+        slots[3] = block + BitOperations.TrailingZeroCount(closes);
+        for (var i = 4; i < n; i++)
+        {
+            closes &= closes - 1;
+            closing[count + i] = block + BitOperations.TrailingZeroCount(closes);
+        }
+
+        return count + n;
+    }
+
+    // Whether the widget from start whose closing quotes quotes holds is in canonical layout, given that no byte before
+    // refusedAt is refused. Its head is compared in one load, the prefix after each string member's closing quote in
+    // one each, the differences gathered and tested once.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsWidget(ReadOnlySpan<byte> buffer, int start, ReadOnlySpan<int> quotes, int refusedAt, out bool upperCase)
+    {
+        upperCase = false;
+        var end = quotes[WidgetMembers.CreatedUtc];
+        var lastPrefix = quotes[WidgetMembers.CreatedUtc - 1] + 1;
+
+        // The loads below stay in the buffer, and the widget's closing brace is in it.
+        if (refusedAt < end || end >= buffer.Length - 1 || lastPrefix > buffer.Length - Vector128<byte>.Count ||
+            start > buffer.Length - Vector512<byte>.Count)
+        {
+            return false;
+        }
+
+        // Written out, as the JIT does not unroll loops: as a loop, the members cost 6 µs more a 1 MB body (of 112).
+        // The head holds the prefix after the Guid's closing quote, so they start after it.
+        ref var bytes = ref MemoryMarshal.GetReference(buffer);
+        var differs =
+            PrefixDiffers(ref bytes, quotes[1], 2) | PrefixDiffers(ref bytes, quotes[2], 3) |
+            PrefixDiffers(ref bytes, quotes[3], 4) | PrefixDiffers(ref bytes, quotes[4], 5) |
+            PrefixDiffers(ref bytes, quotes[5], 6) | PrefixDiffers(ref bytes, quotes[6], 7) |
+            PrefixDiffers(ref bytes, quotes[7], 8) | PrefixDiffers(ref bytes, quotes[8], 9) |
+            PrefixDiffers(ref bytes, quotes[9], 10) | PrefixDiffers(ref bytes, quotes[10], 11);
+
+        return (differs & Vector128.LessThan(Vector128<byte>.Indices, Vector128.Create((byte)ComparedPrefixBytes))) == Vector128<byte>.Zero &&
+            buffer[end + 1] == '}' &&
+            IsHead(buffer, start, out upperCase) &&
+            CanonicalInstant.Matches(buffer[(lastPrefix + CreatedUtcPrefixLength)..end]);
+    }
+
+    // How the 14 bytes after closingQuote differ from member's prefix, in the prefix's bytes (see Prefixes).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<byte> PrefixDiffers(ref byte bytes, int closingQuote, int member) =>
+        Vector128.LoadUnsafe(ref bytes, (nuint)(closingQuote + 1)) ^
+            Vector128.LoadUnsafe(ref MemoryMarshal.GetArrayDataReference(Prefixes), (nuint)(member * Vector128<byte>.Count));
+
     // Whether buffer has a widget's head at at: its start, a Guid (whose digits are in upper case too if upperCase),
-    // and the first string member's prefix. Asked only of widgets the walk found whole, which are longer than one load.
+    // and the first string member's prefix. The caller has checked that the buffer holds a load's bytes from at.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsHead(ReadOnlySpan<byte> buffer, int at, out bool upperCase)
     {
         var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at);
@@ -224,18 +270,10 @@ internal static class CanonicalRun
         return (differs & HeadFixed) == 0 && ((digits.ExtractMostSignificantBits() | upper) & HeadDigits) == HeadDigits;
     }
 
-    // Whether buffer holds member's prefix at at, in one masked comparison. A widget has more than 16 bytes from any
-    // prefix on (its shortest ending, ',"createdUtc":""}', is longer), so where the buffer has fewer it is not all there.
-    // Stryker disable once Equality : a prefix that ends at the buffer's end has no widget's end after it.
-    private static bool StartsWithPrefix(ReadOnlySpan<byte> buffer, int at, int member) =>
-        at <= buffer.Length - Vector128<byte>.Count &&
-        ((Vector128.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)at) ^
-            Vector128.LoadUnsafe(ref MemoryMarshal.GetArrayDataReference(Prefixes), (nuint)(member * Vector128<byte>.Count))) &
-            Vector128.LessThan(Vector128<byte>.Indices, Vector128.Create((byte)ComparedPrefixBytes))).Equals(Vector128<byte>.Zero);
-
     // The bytes a plain string cannot hold: control bytes, those above DEL, and the backslash.
+    // As signed bytes, those above DEL are negative, so one comparison finds them with the control bytes.
     private static Vector512<byte> IsRefused(Vector512<byte> bytes) =>
-        Vector512.GreaterThan(bytes - Vector512.Create((byte)' '), Vector512.Create((byte)(0x7F - ' '))) |
+        Vector512.LessThan(bytes.AsSByte(), Vector512.Create((sbyte)' ')).AsByte() |
         Vector512.Equals(bytes, Vector512.Create((byte)'\\'));
 
     // Each member's bytes before its value in canonical layout, the value's opening quote included.
