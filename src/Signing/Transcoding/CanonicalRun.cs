@@ -49,8 +49,8 @@ internal static class CanonicalRun
     // The instant's prefix, its opening quote included: the instant starts this many bytes after the closing quote before.
     private const int CreatedUtcPrefixLength = ComparedPrefixBytes + 1;
 
-    // The most widgets one walk finds before they are checked (see Measure): 3 KiB of closing quotes on the stack.
-    private const int WidgetsPerWalk = 64;
+    // The most widgets one walk finds before they are checked (see Measure): 832 bytes of closing quotes on the stack, zeroed at each call; 64 were no faster.
+    private const int WidgetsPerWalk = 16;
 
     // A block of 64 bytes holds at most 16 closing quotes, four a member.
     private const int MostClosingPerBlock = 16;
