@@ -239,6 +239,28 @@ public sealed class CanonicalRunTests
     }
 
     [Fact]
+    public void Widgets_whose_strings_are_all_empty_are_taken_though_a_block_holds_five_of_their_closing_quotes()
+    {
+        // A closing quote every 15 bytes, the closest canonical values allow: some 64-byte blocks hold five, one more than
+        // the walk writes down without a loop.
+        var widget = EnvelopeJson.Widget(EnvelopeJson.Members, member => member is "id" or "createdUtc" ? EnvelopeJson.ValidValue(member) : "\"\"");
+        var run = string.Join(",", Enumerable.Repeat(widget, 40));
+        AssertRun(run + "]}", Utf8(run).Length, widgets: 40, upperCaseGuid: -1, "forty widgets of empty strings");
+    }
+
+    [Fact]
+    public void Quotes_crowded_after_a_widget_end_the_run_there()
+    {
+        // Sixteen closing quotes by count in every block after the widget: as many as a block can hold, all written down.
+        var widget = EnvelopeJson.Widget();
+        foreach (var quotes in new[] { 1, 63, 64, 65, 1000 })
+        {
+            AssertRun(widget + "," + new string('"', quotes), Utf8(widget).Length, widgets: 1, upperCaseGuid: -1, $"{quotes} quotes after");
+            AssertRun(widget + ",{" + new string('"', quotes), Utf8(widget).Length, widgets: 1, upperCaseGuid: -1, $"a brace and {quotes} quotes after");
+        }
+    }
+
+    [Fact]
     public void A_widget_with_any_byte_outside_its_values_changed_is_not_taken()
     {
         // The braces, commas, colons, names and every quote, each replaced in turn by a letter: the text stays plain,
