@@ -34,7 +34,9 @@ public sealed class KestrelLimitsTests(KestrelLimitsServerFactory factory) : ICl
         Assert.Equal(8 * 1024, limits.MaxRequestBufferSize);
         Assert.Equal(4 * 1024, limits.MaxRequestLineSize);
         Assert.Equal(8 * 1024, limits.MaxRequestHeadersTotalSize);
-        Assert.Equal(32 * 1024, factory.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.MaxReadBufferSize);
+        var sockets = factory.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value;
+        Assert.Equal(32 * 1024, sockets.MaxReadBufferSize);
+        Assert.False(sockets.WaitForDataBeforeAllocatingBuffer);
     }
 
     [Fact]
