@@ -95,6 +95,8 @@ internal static class CanonicalRun
         upperCaseGuid = -1;
 
         // A widget that is not in canonical layout seldom starts as one: it is refused here, before any walk.
+        // Stryker disable once Equality,Block : one load's bytes hold no whole widget either, and the walk refuses the
+        // same widgets, only later.
         if (buffer.Length < Vector512<byte>.Count || !IsHead(buffer, 0, out _))
         {
             return 0;
@@ -129,6 +131,8 @@ internal static class CanonicalRun
 
                 // The widget's closing brace is checked; a comma after it starts the next.
                 start = run + 1;
+
+                // Stryker disable once Equality : from the buffer's end the next walk finds nothing either.
                 if (start >= buffer.Length || buffer[run] != ',')
                 {
                     return run;
@@ -164,6 +168,9 @@ internal static class CanonicalRun
         var closingPattern = FourthQuotes << (QuotesPerMember - 1);
         var last = buffer.Length - Vector512<byte>.Count;
         var block = start;
+
+        // Stryker disable once Equality : a block that ends at the buffer's end is read after the loop instead, alike;
+        // one more block only finds quotes past those needed.
         for (; block <= last && count < most; block += Vector512<byte>.Count)
         {
             var bytes = Vector512.LoadUnsafe(ref MemoryMarshal.GetReference(buffer), (nuint)block);
@@ -227,9 +234,15 @@ internal static class CanonicalRun
         var end = quotes[WidgetMembers.CreatedUtc];
         var lastPrefix = quotes[WidgetMembers.CreatedUtc - 1] + 1;
 
-        // The loads below stay in the buffer, and the widget's closing brace is in it.
-        if (refusedAt < end || end >= buffer.Length - 1 || lastPrefix > buffer.Length - Vector128<byte>.Count ||
-            start > buffer.Length - Vector512<byte>.Count)
+        // The widget's closing brace is in the buffer, and the loads below stay in it.
+        if (end >= buffer.Length - 1)
+        {
+            return false;
+        }
+
+        // Stryker disable once Equality : no closing quote is a refused byte, and a widget ends more than 16 bytes after
+        // its last prefix and more than one load after its start.
+        if (refusedAt < end || lastPrefix > buffer.Length - Vector128<byte>.Count || start > buffer.Length - Vector512<byte>.Count)
         {
             return false;
         }
