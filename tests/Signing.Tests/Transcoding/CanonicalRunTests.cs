@@ -219,6 +219,33 @@ public sealed class CanonicalRunTests
     }
 
     [Fact]
+    public void No_load_reads_past_the_buffer_where_quotes_crowd_its_end()
+    {
+        // Quotes count as closing ones wherever they are, so a canonical head, or a whole widget and a comma, followed by
+        // a run of quotes gives a "widget" whose last prefix or whose start lies within a load of the buffer's end:
+        // only the bound checked before the prefixes' loads, and the head's load coming after them, keep those in the
+        // buffer (see the test above for how a load past it shows).
+        if (!GuardedMemory.IsSupported)
+        {
+            return;
+        }
+
+        var widget = EnvelopeJson.Widget();
+        foreach (var before in new[] { widget[..58], widget + "," })
+        {
+            for (var quotes = 0; quotes <= 80; quotes++)
+            {
+                foreach (var after in new[] { "", "x", "xx", "},", new string('x', 20) })
+                {
+                    var bytes = Utf8(before + new string('"', quotes) + after);
+                    using var guarded = GuardedMemory.EndingAtAGuard(bytes);
+                    CanonicalRun.Measure(guarded.Bytes, int.MaxValue, out _, out _);
+                }
+            }
+        }
+    }
+
+    [Fact]
     public void A_value_of_any_length_is_taken_wherever_its_closing_quote_falls()
     {
         // The quotes are found 64 bytes at a time, the last 64 loaded from the buffer's end: every length from empty to
