@@ -143,9 +143,9 @@ public static class SigningKestrelLimits
     /// each: two system calls per 4 KiB, 528 for a 1.08 MB body. Without the empty receive it makes 265, and at 3,000
     /// widgets the wire floor served 1.10 times the requests per second at 0.83 of the processor time per request,
     /// <c>transcode</c> 1.16 times at 0.84 (medians of six alternating rounds; docs/load-test.md, "One receive per
-    /// block"). The price is a 4 KiB block held by every
-    /// open connection, idle ones included, which the reserve already counts within <see cref="MaxReadBufferSize"/>:
-    /// 5,000 idle connections took the server's peak resident memory from 277 to 339 MiB.
+    /// block"). The price is a 4 KiB block held by every open connection, idle ones included, which the reserve
+    /// already counts within <see cref="MaxReadBufferSize"/>: 5,000 idle connections took the server's peak resident
+    /// memory from 277 to 339 MiB, and 5,000 trickling headers from 292 to 358 MiB.
     /// </remarks>
     public static void ApplyReadBuffer(SocketTransportOptions sockets)
     {

@@ -271,7 +271,8 @@ internal static class CanonicalRun
             Vector128.LoadUnsafe(ref MemoryMarshal.GetArrayDataReference(Prefixes), (nuint)(member * Vector128<byte>.Count));
 
     // Whether buffer has a widget's head at at: its start, a Guid (whose digits are in upper case too if upperCase),
-    // and the first string member's prefix. The caller has checked that the buffer holds a load's bytes from at.
+    // and the first string member's prefix. Its callers keep the load in the buffer: Measure by the buffer's length,
+    // IsWidget by asking only after the widget's prefixes have matched.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsHead(ReadOnlySpan<byte> buffer, int at, out bool upperCase)
     {
