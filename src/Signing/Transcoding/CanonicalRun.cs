@@ -159,6 +159,7 @@ internal static class CanonicalRun
 
         // Measure has checked that the buffer holds a load's bytes, so every load below stays in it: from a start within
         // a load of the end, only the last load is read.
+
         // The quotes of a block that close a value, as a pattern of every fourth bit from the block's first quote on.
         var closingPattern = FourthQuotes << (QuotesPerMember - 1);
         var last = buffer.Length - Vector512<byte>.Count;
@@ -212,6 +213,7 @@ internal static class CanonicalRun
         slots[2] = block + BitOperations.TrailingZeroCount(closes);
         closes &= closes - 1;
         slots[3] = block + BitOperations.TrailingZeroCount(closes);
+
         // Stryker disable once Equality : one slot more is written past the count, as the four above may be.
         for (var i = 4; i < n; i++)
         {
