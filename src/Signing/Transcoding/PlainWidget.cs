@@ -52,7 +52,7 @@ internal static class PlainWidget
     /// <returns>The bytes the widgets take, the last one's closing brace included; -1 when none was written.</returns>
     public static int Copy(scoped ReadOnlySpan<byte> buffer, bool comma, int most, ref BufferCursor cursor, out int widgets, out bool canonical)
     {
-        var run = CanonicalRun.Measure(buffer, most, out widgets, out var upperCaseGuid);
+        var run = CanonicalRun.Measure(buffer, most, afterCut: false, out widgets, out var upperCaseGuid);
         canonical = run > 0;
         if (!canonical)
         {

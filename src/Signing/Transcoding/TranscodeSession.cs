@@ -610,7 +610,7 @@ internal sealed class TranscodeSession(IBufferWriter<byte> output, ArrayPool<byt
         var span = cursor.Reserve(MinStage);
         var stage = span[..(int)Math.Min(rest.Length, span.Length)];
         rest.Slice(0, stage.Length).CopyTo(stage);
-        var run = CanonicalRun.Measure(stage[1..], int.MaxValue, out var widgets, out var upperCaseGuid);
+        var run = CanonicalRun.Measure(stage[1..], int.MaxValue, afterCut: true, out var widgets, out var upperCaseGuid);
 
         // Stryker disable once Equality : Measure never returns less than 0.
         if (run <= 0)

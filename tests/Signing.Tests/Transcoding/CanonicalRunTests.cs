@@ -130,7 +130,8 @@ public sealed class CanonicalRunTests
         {
             var widgets = Math.Min(most, 4);
             var length = (widgets * (Utf8(widget).Length + 1)) - 1;
-            Assert.Equal((length, widgets), (CanonicalRun.Measure(bytes, most, out var taken, out _), taken));
+            Assert.Equal((length, widgets), (CanonicalRun.Measure(bytes, most, afterCut: false, out var taken, out _), taken));
+            Assert.Equal((length, widgets), (CanonicalRun.Measure(bytes, most, afterCut: true, out taken, out _), taken));
         }
     }
 
@@ -149,10 +150,17 @@ public sealed class CanonicalRunTests
             EnvelopeJson.Widget(EnvelopeJson.Members.Reverse()),
             EnvelopeJson.Widget("createdUtc", "\"2024-03-10T10:34:56.780Z\""),
             EnvelopeJson.Widget("id", "\"6f9619ff-8b86-d011-b42d-00cf4fc964f\""),
+
+            // Bytes no plain string holds, found after the walk's blocks are read: wherever in a walk their widget is,
+            // the run ends before it.
+            EnvelopeJson.Widget("property0", "\"\\u0041\""),
+            EnvelopeJson.Widget("property5", "\"caf\u00e9\""),
+            EnvelopeJson.Widget("property9", "\"\t\""),
+            EnvelopeJson.Widget("property9", "\"x\u007fx\u0080\""),
         ];
 
         AssertRun(Run(-1, canonical), (count * offset) - 1, widgets: count, upperCaseGuid: -1, "all canonical");
-        foreach (var at in new[] { 1, 62, 63, 64, 65, 127, 128, 129, 199 })
+        foreach (var at in new[] { 1, 2, 3, 7, 8, 9, 62, 63, 64, 65, 127, 128, 129, 199 })
         {
             foreach (var other in others)
             {
@@ -163,9 +171,10 @@ public sealed class CanonicalRunTests
         }
 
         var bytes = Utf8(Run(-1, canonical));
-        foreach (var most in new[] { 63, 64, 65, 128, 130 })
+        foreach (var most in new[] { 7, 8, 9, 63, 64, 65, 128, 130 })
         {
-            Assert.Equal(((most * offset) - 1, most), (CanonicalRun.Measure(bytes, most, out var taken, out _), taken));
+            Assert.Equal(((most * offset) - 1, most), (CanonicalRun.Measure(bytes, most, afterCut: false, out var taken, out _), taken));
+            Assert.Equal(((most * offset) - 1, most), (CanonicalRun.Measure(bytes, most, afterCut: true, out taken, out _), taken));
         }
     }
 
@@ -205,14 +214,17 @@ public sealed class CanonicalRunTests
             var run = Utf8(string.Join(",", widget, EnvelopeJson.Widget(), widget));
             for (var length = 0; length <= run.Length; length++)
             {
-                using (var guarded = GuardedMemory.EndingAtAGuard(run.AsSpan(0, length)))
+                foreach (var afterCut in new[] { false, true })
                 {
-                    CanonicalRun.Measure(guarded.Bytes, int.MaxValue, out _, out _);
-                }
+                    using (var guarded = GuardedMemory.EndingAtAGuard(run.AsSpan(0, length)))
+                    {
+                        CanonicalRun.Measure(guarded.Bytes, int.MaxValue, afterCut, out _, out _);
+                    }
 
-                using (var guarded = GuardedMemory.StartingAtAGuard(run.AsSpan(0, length)))
-                {
-                    CanonicalRun.Measure(guarded.Bytes, int.MaxValue, out _, out _);
+                    using (var guarded = GuardedMemory.StartingAtAGuard(run.AsSpan(0, length)))
+                    {
+                        CanonicalRun.Measure(guarded.Bytes, int.MaxValue, afterCut, out _, out _);
+                    }
                 }
             }
         }
@@ -239,7 +251,8 @@ public sealed class CanonicalRunTests
                 {
                     var bytes = Utf8(before + new string('"', quotes) + after);
                     using var guarded = GuardedMemory.EndingAtAGuard(bytes);
-                    CanonicalRun.Measure(guarded.Bytes, int.MaxValue, out _, out _);
+                    CanonicalRun.Measure(guarded.Bytes, int.MaxValue, afterCut: false, out _, out _);
+                    CanonicalRun.Measure(guarded.Bytes, int.MaxValue, afterCut: true, out _, out _);
                 }
             }
         }
@@ -341,12 +354,16 @@ public sealed class CanonicalRunTests
         }
     }
 
+    // Walks that grow with the run and walks of full length from the start find the same run.
     private static void AssertRun(ReadOnlySpan<byte> buffer, int length, int widgets, int upperCaseGuid, string because)
     {
-        var measured = CanonicalRun.Measure(buffer, int.MaxValue, out var measuredWidgets, out var measuredGuid);
-        Assert.True(
-            (measured, measuredWidgets, measuredGuid) == (length, widgets, upperCaseGuid),
-            $"{because}: measured {(measured, measuredWidgets, measuredGuid)}, expected {(length, widgets, upperCaseGuid)}");
+        foreach (var afterCut in new[] { false, true })
+        {
+            var measured = CanonicalRun.Measure(buffer, int.MaxValue, afterCut, out var measuredWidgets, out var measuredGuid);
+            Assert.True(
+                (measured, measuredWidgets, measuredGuid) == (length, widgets, upperCaseGuid),
+                $"{because}, {(afterCut ? "after a cut" : "first")}: measured {(measured, measuredWidgets, measuredGuid)}, expected {(length, widgets, upperCaseGuid)}");
+        }
     }
 
     private static void AssertRun(string buffer, int length, int widgets, int upperCaseGuid, string because) =>
