@@ -341,6 +341,22 @@ public sealed class CanonicalRunTests
     }
 
     [Fact]
+    public void A_byte_no_string_holds_after_the_run_does_not_end_it_early_wherever_it_falls()
+    {
+        // The last block is loaded from the buffer's end, and where its first such byte is counted from the block: a
+        // run whose end is in that block is taken whole when the byte comes after it, at any distance.
+        var widget = EnvelopeJson.Widget();
+        var run = widget + "," + widget;
+        foreach (var refused in new[] { "\u0001", "\\", "\u00e9", "\u007f\u0080" })
+        {
+            for (var before = 0; before <= 40; before++)
+            {
+                AssertRun(run + new string('x', before) + refused, Utf8(run).Length, widgets: 2, upperCaseGuid: -1, $"'{refused}' {before} bytes after");
+            }
+        }
+    }
+
+    [Fact]
     public void A_comma_between_widgets_changed_to_any_other_byte_ends_the_run()
     {
         var widget = EnvelopeJson.Widget();
