@@ -357,6 +357,41 @@ public sealed class CanonicalRunTests
     }
 
     [Fact]
+    public void A_value_holding_any_byte_is_taken_only_if_a_plain_string_holds_it_whether_its_block_is_the_last_or_not()
+    {
+        // Such bytes are looked for two ways: in the blocks of a walk's loop by their running minimums, in the buffer's
+        // last block by a mask of its own. Each byte value, in a value among the loop's blocks (the second widget of a
+        // long run) and in the last block (the last widget's last string, then 0 to 63 bytes of padding), is taken by
+        // both exactly when a plain string holds it: printable ASCII and DEL, less the backslash (the quote would end
+        // the value).
+        var widget = EnvelopeJson.Widget();
+        var marked = EnvelopeJson.Widget("property9", "\"ab?cd\"");
+        var at = Utf8(marked).AsSpan().IndexOf("ab?cd"u8) + 2;
+        var others = string.Join(",", Enumerable.Repeat(widget, 20));
+        for (var value = 0; value <= byte.MaxValue; value++)
+        {
+            if (value == '"')
+            {
+                continue;
+            }
+
+            var plain = value is >= ' ' and <= 0x7f && value != '\\';
+            var inLoop = Utf8(widget + "," + marked + "," + others);
+            inLoop[Utf8(widget).Length + 1 + at] = (byte)value;
+            AssertRun(inLoop, plain ? inLoop.Length : Utf8(widget).Length, widgets: plain ? 22 : 1, upperCaseGuid: -1, $"byte {value} in the loop's blocks");
+
+            for (var padding = 0; padding < 64; padding++)
+            {
+                var run = widget + "," + widget + "," + marked;
+                var inLast = Utf8(run + new string('x', padding));
+                inLast[Utf8(widget + "," + widget + ",").Length + at] = (byte)value;
+                var expected = plain ? Utf8(run).Length : Utf8(widget + "," + widget).Length;
+                AssertRun(inLast, expected, widgets: plain ? 3 : 2, upperCaseGuid: -1, $"byte {value} in the last block, {padding} bytes of padding");
+            }
+        }
+    }
+
+    [Fact]
     public void A_comma_between_widgets_changed_to_any_other_byte_ends_the_run()
     {
         var widget = EnvelopeJson.Widget();
