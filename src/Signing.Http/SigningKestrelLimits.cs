@@ -11,7 +11,8 @@ namespace Signing.Http;
 /// </summary>
 /// <remarks>
 /// Only the body limit and the transport's read buffer apply to both hosts
-/// (<see cref="SigningServiceCollectionExtensions.AddSigning"/> sets them).
+/// (<see cref="SigningServiceCollectionExtensions.AddSigning"/> sets them), and the Functions worker lifts the body
+/// limit again (<see cref="ApplyBehindFunctionsHost"/>) so that its Kestrel drains what the endpoint refuses.
 /// The rest protect a server that faces clients, SigningServer, which applies them with <see cref="ApplyClientFacing"/>.
 /// Inside the Azure Functions worker Kestrel's only client is the Functions host, which forwards requests over pooled
 /// loopback connections that it keeps longer than <see cref="KeepAliveTimeout"/>; there, slow and hostile clients meet
@@ -125,13 +126,35 @@ public static class SigningKestrelLimits
     public const int MaxRequestHeadersTotalSize = 8 * 1024;
 
     /// <summary>
-    /// Sets Kestrel's body limit to <paramref name="maxRequestBodyBytes"/>, on both hosts: Kestrel's default
-    /// (30,000,000 bytes) is lower than ours, and the Functions host turns its rejection into a 500.
+    /// Sets Kestrel's body limit to <paramref name="maxRequestBodyBytes"/>: Kestrel's default (30,000,000 bytes) is
+    /// lower than ours, and past its limit Kestrel closes the connection rather than let the endpoint answer.
     /// </summary>
     public static void ApplyBodyLimit(KestrelServerLimits limits, long maxRequestBodyBytes)
     {
         ArgumentNullException.ThrowIfNull(limits);
         limits.MaxRequestBodySize = maxRequestBodyBytes;
+    }
+
+    /// <summary>
+    /// Lifts Kestrel's body limit in the Functions worker, so that Kestrel drains a body the endpoint refuses instead
+    /// of closing the host's connection under it. The host may still be forwarding a body when the worker answers;
+    /// when the endpoint answers 413 or 415 without reading all of it, Kestrel reads the rest and throws it away (for
+    /// 5 s at most) so that the connection can serve the next request, but only up to its own limit: past that it
+    /// closes the connection while the host is still sending, the host's forwarder fails the request, and the client
+    /// gets a 5xx instead of the 413. Under the test host, an 8 MiB body over a 256 KiB limit got 502 every time
+    /// ("Broken pipe", 3,957,653 of 8,388,622 bytes sent). The endpoint still reads at most
+    /// <see cref="SigningOptions.MaxRequestBodyBytes"/> of any body, and the host accepts none larger than its own
+    /// limit (<c>FUNCTIONS_REQUEST_BODY_SIZE_LIMIT</c>, 100 MiB by default), so what is drained is bounded there,
+    /// over loopback, into no buffer of ours.
+    /// </summary>
+    /// <remarks>
+    /// SigningServer keeps Kestrel's limit at the body limit (<see cref="ApplyBodyLimit"/>): its clients are anyone,
+    /// and draining for them would let a client make it read 5 s of a body it refuses.
+    /// </remarks>
+    public static void ApplyBehindFunctionsHost(KestrelServerLimits limits)
+    {
+        ArgumentNullException.ThrowIfNull(limits);
+        limits.MaxRequestBodySize = null;
     }
 
     /// <summary>

@@ -1,4 +1,6 @@
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Azure.Functions.Worker.Builder;
+using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
 
 var builder = FunctionsApplication.CreateBuilder(args);
@@ -8,13 +10,16 @@ var builder = FunctionsApplication.CreateBuilder(args);
 builder.ConfigureFunctionsWebApplication();
 
 // The same registration as SigningServer, with the same in-flight budget, stall cut-off, decompression and
-// negotiation, which live in the endpoint because only the Functions middleware pipeline runs here. Kestrel gets only
-// the body limit: its one client is the Functions host, and client-facing limits belong to the platform.
+// negotiation, which live in the endpoint because only the Functions middleware pipeline runs here. Kestrel gets no
+// client-facing limits: its one client is the Functions host, and those belong to the platform.
 //
 // The development key is accepted only when IHostEnvironment is Development. The worker (2.x) reads AZURE_FUNCTIONS_*
 // environment variables into its configuration, so AZURE_FUNCTIONS_ENVIRONMENT, which Core Tools sets to Development
 // under 'func start', names the environment; in Azure it is unset: Production.
 builder.Services.AddSigning();
+
+// Kestrel drains what the endpoint refuses, so the host's forwarder passes the 413 on instead of failing mid-body.
+builder.Services.Configure<KestrelServerOptions>(kestrel => SigningKestrelLimits.ApplyBehindFunctionsHost(kestrel.Limits));
 
 // A bad setting ends the worker with one line on standard error, which the host keeps in its logs, and exit code 1.
 return builder.Build().RunSigning();

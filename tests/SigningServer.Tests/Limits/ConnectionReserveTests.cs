@@ -55,6 +55,7 @@ public sealed class ConnectionReserveTests
     {
         Assert.Equal("limits", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyClientFacing(null!)).ParamName);
         Assert.Equal("limits", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyBodyLimit(null!, MiB)).ParamName);
+        Assert.Equal("limits", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyBehindFunctionsHost(null!)).ParamName);
         Assert.Equal("sockets", Assert.Throws<ArgumentNullException>(() => SigningKestrelLimits.ApplyReadBuffer(null!)).ParamName);
         var limits = new KestrelServerLimits();
         var sockets = new SocketTransportOptions();
