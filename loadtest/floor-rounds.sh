@@ -9,7 +9,8 @@
 #                            [--strategy transcode] [--out artifacts/floor-rounds]
 #
 # Prints one line per round (requests per second, p99 and processor time per request, each as a ratio to the floor's
-# in the same round), then the median, lowest and highest of each ratio. The servers are started as run-local.sh starts
+# in the same round; the processor time also split into user and kernel time, the strategy's less the floor's, in
+# microseconds per request), then the median, lowest and highest of each. The servers are started as run-local.sh starts
 # them (Release, Production, SigningServer's Kestrel, server GC, per-request logging off) and stopped however the
 # script ends. Needs the .NET SDK, curl and wrk (installed from Debian's packages when missing and running as root).
 set -euo pipefail
@@ -72,18 +73,19 @@ floor_pid=$server_pid floor_url=$base_url
 start_server "$out/$strategy.server.log"
 strategy_pid=$server_pid strategy_url=$base_url
 
-# Drives $1 for $2 seconds and prints "requests microseconds p99-microseconds cpu-ticks": wrk's summary line
-# (loadtest/local/sign.lua) and the server's processor time over the drive, from /proc/PID/stat (process $3). The
-# second after it lets the requests wrk left in flight finish before the other server is driven.
+# Drives $1 for $2 seconds and prints "requests microseconds p99-microseconds cpu-ticks user-ticks": wrk's summary
+# line (loadtest/local/sign.lua) and the server's processor time over the drive, all of it and in user mode, from
+# /proc/PID/stat (process $3). The second after it lets the requests wrk left in flight finish before the other server
+# is driven.
 drive() {
-  local url=$1 duration=$2 pid=$3 before after line
-  before=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+  local url=$1 duration=$2 pid=$3 before after before_user after_user line
+  read -r before before_user < <(awk '{ print $14 + $15, $14 }' "/proc/$pid/stat")
   line=$(timeout $((duration + 30)) wrk -t1 -c "$connections" -d "${duration}s" --timeout 10s -s loadtest/local/sign.lua \
     "$url" -- "$payload" | grep '^{')
   sleep 1
-  after=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+  read -r after after_user < <(awk '{ print $14 + $15, $14 }' "/proc/$pid/stat")
   sed -E 's/.*"requests":([0-9]+),"durationMicroseconds":([0-9]+),.*"p99Microseconds":([0-9]+),.*/\1 \2 \3/' <<<"$line" |
-    awk -v ticks=$((after - before)) '{ print $0, ticks }'
+    awk -v ticks=$((after - before)) -v user=$((after_user - before_user)) '{ print $0, ticks, user }'
 }
 
 floor_sign="$floor_url/api/sign"
@@ -94,20 +96,25 @@ drive "$strategy_sign" "$warmup" "$strategy_pid" >/dev/null
 
 : >"$out/rounds.txt"
 for round in $(seq "$rounds"); do
-  read -r f_requests f_micros f_p99 f_ticks < <(drive "$floor_sign" "$seconds" "$floor_pid")
-  read -r s_requests s_micros s_p99 s_ticks < <(drive "$strategy_sign" "$seconds" "$strategy_pid")
-  awk -v r="$round" -v fq="$f_requests" -v fm="$f_micros" -v fp="$f_p99" -v ft="$f_ticks" \
-    -v sq="$s_requests" -v sm="$s_micros" -v sp="$s_p99" -v st="$s_ticks" 'BEGIN {
+  read -r f_requests f_micros f_p99 f_ticks f_user < <(drive "$floor_sign" "$seconds" "$floor_pid")
+  read -r s_requests s_micros s_p99 s_ticks s_user < <(drive "$strategy_sign" "$seconds" "$strategy_pid")
+  awk -v r="$round" -v fq="$f_requests" -v fm="$f_micros" -v fp="$f_p99" -v ft="$f_ticks" -v fu="$f_user" \
+    -v sq="$s_requests" -v sm="$s_micros" -v sp="$s_p99" -v st="$s_ticks" -v su="$s_user" -v hz="$(getconf CLK_TCK)" 'BEGIN {
       if (fq == 0 || sq == 0 || fp == 0 || ft == 0) { print "Round " r ": a server answered no request, or used no processor time." > "/dev/stderr"; exit 1 }
-      printf "%d %.3f %.3f %.3f %.1f %.1f\n", r, (sq / sm) / (fq / fm), sp / fp, (st / sq) / (ft / fq), fq * 1e6 / fm, sq * 1e6 / sm
+      us = 1e6 / hz
+      printf "%d %.3f %.3f %.3f %.1f %.1f %.0f %.0f\n", r, (sq / sm) / (fq / fm), sp / fp, (st / sq) / (ft / fq), fq * 1e6 / fm, sq * 1e6 / sm,
+        (su / sq - fu / fq) * us, ((st - su) / sq - (ft - fu) / fq) * us
     }' | tee -a "$out/rounds.txt" |
-    awk '{ printf "round %d: floor %.1f req/s, %s %.1f req/s; req/s %.2f, p99 %.2f, CPU/req %.2f of the floor\n", $1, $5, "'"$strategy"'", $6, $2, $3, $4 }'
+    awk '{ printf "round %d: floor %.1f req/s, %s %.1f req/s; req/s %.2f, p99 %.2f, CPU/req %.2f of the floor; beyond it, user %+d us/req, kernel %+d\n", $1, $5, "'"$strategy"'", $6, $2, $3, $4, $7, $8 }'
 done
 
-# The median (of an even count, the mean of the middle two), lowest and highest of column $1 of rounds.txt.
+# The median (of an even count, the mean of the middle two), lowest and highest of column $1 of rounds.txt, with $2
+# decimals.
 summary() {
-  sort -n -k"$1" "$out/rounds.txt" | awk -v k="$1" '{ v[NR] = $k } END {
+  sort -g -k"$1" "$out/rounds.txt" | awk -v k="$1" -v d="${2:-2}" '{ v[NR] = $k } END {
     m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "median %.2f (%.2f to %.2f)", m, v[1], v[NR] }'
+    f = "%." d "f"
+    printf "median " f " (" f " to " f ")", m, v[1], v[NR] }'
 }
-echo "$strategy against the floor over $rounds rounds: req/s $(summary 2); p99 $(summary 3); CPU/req $(summary 4)"
+echo "$strategy against the floor over $rounds rounds: req/s $(summary 2); p99 $(summary 3); CPU/req $(summary 4);" \
+  "beyond the floor's, user us/req $(summary 7 0), kernel us/req $(summary 8 0)"
