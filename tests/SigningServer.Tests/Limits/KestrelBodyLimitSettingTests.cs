@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using Signing.Http;
 using SigningServer.Tests.Hosts;
 
 namespace SigningServer.Tests.Limits;
@@ -32,5 +33,18 @@ public sealed class KestrelBodyLimitSettingTests
         var limits = services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits;
 
         Assert.Equal(expected, limits.MaxRequestBodySize);
+    }
+
+    // What the Functions worker does after AddSigning: its Kestrel drains a refused body instead of closing the host's
+    // connection (the worker's tests send such bodies through the test host).
+    [Fact]
+    public void Behind_the_Functions_host_Kestrel_keeps_no_body_limit_of_its_own()
+    {
+        var limits = new KestrelServerLimits();
+        SigningKestrelLimits.ApplyBodyLimit(limits, 1024);
+
+        SigningKestrelLimits.ApplyBehindFunctionsHost(limits);
+
+        Assert.Null(limits.MaxRequestBodySize);
     }
 }
