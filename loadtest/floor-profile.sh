@@ -61,21 +61,7 @@ dotnet "$payload_dll" --widgets "$widgets" --seed 1 --out "$payload"
 # Only the servers write the map, and run their compiled code from memory perf can name: without these two perf names
 # managed code by address alone.
 export DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0
-floor_pid=
-strategy_pid=
-stop_both() {
-  server_pid=$floor_pid
-  stop_server
-  server_pid=$strategy_pid
-  stop_server
-}
-trap stop_both EXIT
-trap 'exit 130' INT TERM
-
-start_floor "$out/floor.server.log"
-floor_pid=$server_pid floor_url=$base_url
-start_server "$out/$strategy.server.log"
-strategy_pid=$server_pid strategy_url=$base_url
+start_floor_and_server "$out" "$strategy"
 unset DOTNET_PerfMapEnabled DOTNET_EnableWriteXorExecute
 
 # Drives $1 for $2 seconds and prints the requests wrk counted (loadtest/local/sign.lua's summary line).

@@ -55,23 +55,7 @@ out=$(cd "$out" && pwd)
 payload="$out/widgets-$widgets.payload.json"
 dotnet "$payload_dll" --widgets "$widgets" --seed 1 --out "$payload"
 
-floor_pid=
-floor_url=
-strategy_pid=
-strategy_url=
-stop_both() {
-  server_pid=$floor_pid
-  stop_server
-  server_pid=$strategy_pid
-  stop_server
-}
-trap stop_both EXIT
-trap 'exit 130' INT TERM
-
-start_floor "$out/floor.server.log"
-floor_pid=$server_pid floor_url=$base_url
-start_server "$out/$strategy.server.log"
-strategy_pid=$server_pid strategy_url=$base_url
+start_floor_and_server "$out" "$strategy"
 
 # Drives $1 for $2 seconds and prints "requests microseconds p99-microseconds cpu-ticks user-ticks": wrk's summary
 # line (loadtest/local/sign.lua) and the server's processor time over the drive, all of it and in user mode, from

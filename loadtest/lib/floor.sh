@@ -28,3 +28,27 @@ read_floor_cpu() {
   ticks=$(awk '{ print $14 + $15 }' "/proc/$server_pid/stat")
   awk -v ticks="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "{\"cpuSeconds\":%.2f}\n", ticks / hz }' >"$1"
 }
+
+floor_pid=
+floor_url=
+strategy_pid=
+strategy_url=
+
+# Starts the floor and SigningServer side by side (floor-rounds.sh, floor-profile.sh), with their logs in directory $1
+# (SigningServer's named after strategy $2), and stops both however the script ends. Sets floor_pid, floor_url,
+# strategy_pid and strategy_url.
+start_floor_and_server() {
+  trap stop_floor_and_server EXIT
+  trap 'exit 130' INT TERM
+  start_floor "$1/floor.server.log"
+  floor_pid=$server_pid floor_url=$base_url
+  start_server "$1/$2.server.log"
+  strategy_pid=$server_pid strategy_url=$base_url
+}
+
+stop_floor_and_server() {
+  server_pid=$floor_pid
+  stop_server
+  server_pid=$strategy_pid
+  stop_server
+}
