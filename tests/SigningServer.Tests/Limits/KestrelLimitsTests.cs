@@ -39,6 +39,19 @@ public sealed class KestrelLimitsTests(KestrelLimitsServerFactory factory) : ICl
         Assert.False(sockets.WaitForDataBeforeAllocatingBuffer);
     }
 
+    // The transport's settings on options of their own: the server above builds its options once for the whole class,
+    // while whichever test first asks for them runs, so a check there does not always see them being made.
+    [Fact]
+    public void The_transport_reads_at_most_32_KiB_ahead_straight_into_a_block()
+    {
+        var sockets = new SocketTransportOptions();
+
+        SigningKestrelLimits.ApplyReadBuffer(sockets);
+
+        Assert.Equal(32 * 1024, sockets.MaxReadBufferSize);
+        Assert.False(sockets.WaitForDataBeforeAllocatingBuffer);
+    }
+
     [Fact]
     public async Task Body_trickling_below_the_minimum_rate_is_cut_off_after_the_grace_period()
     {
