@@ -71,12 +71,10 @@ drive() {
 }
 
 # Prints perf's samples in $1 sorted by $2 (dso, or dso,sym), each as its share of $3 microseconds, the $4 largest
-# with a name.
+# with a name; $5 is the samples in all.
 per_request() {
-  local total
-  total=$(perf report -i "$1" --stdio --no-children --sort dso -g none --show-nr-samples 2>/dev/null | awk '/^ +[0-9]/ { s += $2 } END { print s + 0 }')
   perf report -i "$1" --stdio --no-children --sort "$2" -g none --show-nr-samples 2>/dev/null |
-    awk -v total="$total" -v us="$3" -v top="$4" '/^ +[0-9]/ && $NF !~ /^0x[0-9a-f]+$/ && n < top {
+    awk -v total="$5" -v us="$3" -v top="$4" '/^ +[0-9]/ && $NF !~ /^0x[0-9a-f]+$/ && n < top {
       n++; s = $2; $1 = ""; $2 = ""; printf "  %8.1f %s\n", s / total * us, substr($0, 3, 150) }'
 }
 
@@ -98,7 +96,10 @@ for round in $(seq "$rounds"); do
     [ "${requests:-0}" -gt 0 ] || { echo "Round $round: $who answered no request." >&2; exit 1; }
     us=$(awk -v t=$((after - before)) -v r="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz * 1e6 / r }')
     echo "== round $round, $who: $requests requests, $us us of processor time each; by library, then by symbol"
-    per_request "$data" dso "$us" 8
-    per_request "$data" dso,sym "$us" "$top"
+    samples=$(perf report -i "$data" --stdio --no-children --sort dso -g none --show-nr-samples 2>/dev/null |
+      awk '/^ +[0-9]/ { s += $2 } END { print s + 0 }')
+    [ "$samples" -gt 0 ] || { echo "Round $round: perf recorded no sample of $who." >&2; exit 1; }
+    per_request "$data" dso "$us" 8 "$samples"
+    per_request "$data" dso,sym "$us" "$top" "$samples"
   done
 done
