@@ -6,6 +6,7 @@
 #
 #   loadtest/floor-profile.sh [--widgets 3000] [--rounds 2] [--seconds 8] [--warmup 15] [--connections 8]
 #                             [--strategy transcode] [--top 25] [--out artifacts/floor-profile]
+#                             [--annotate Class:Method]
 #
 # Prints, per round, the floor's and the strategy's microseconds per request for each library and for the named symbols
 # that take the most, highest first: each one's share of perf's samples times the server's processor time per request
@@ -13,6 +14,12 @@
 # figure. Libraries without symbols (OpenSSL's libcrypto) appear in the first list only. Needs the .NET SDK, curl, wrk
 # and perf (Debian's linux-perf; perf must be allowed to profile other processes: run as root or lower
 # kernel.perf_event_paranoid).
+#
+# --annotate (for example TranscodeSession:Read) also says where inside one method of the strategy's server the time
+# goes: the JIT writes its listing of the method's optimized code (DOTNET_JitDisasm, with the code's bytes), perf's
+# samples in that code are counted per instruction, and each block of the listing gets its share of the method's
+# samples and of the request, in the JIT's own block names (G_M000_IG79) and offsets; the listing with every
+# instruction's share is written beside the perf data ($strategy.ROUND.annotated.txt), to read what each block does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +32,7 @@ strategy=transcode
 top=25
 out=artifacts/floor-profile
 host=server
+annotate=
 while [ $# -gt 0 ]; do
   case "$1" in
     --widgets) widgets=${2:?}; shift 2 ;;
@@ -35,6 +43,7 @@ while [ $# -gt 0 ]; do
     --strategy) strategy=${2:?}; shift 2 ;;
     --top) top=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
+    --annotate) annotate=${2:?}; shift 2 ;;
     *) echo "Unknown option '$1'; see the comment at the top of $0." >&2; exit 2 ;;
   esac
 done
@@ -43,6 +52,8 @@ for number in $widgets $rounds $seconds $warmup $connections $top; do
   [[ "$number" =~ ^[1-9][0-9]*$ ]] || { echo "Not a whole number of at least 1: '$number'." >&2; exit 2; }
 done
 command -v perf >/dev/null || { echo "perf is missing: apt-get install linux-perf." >&2; exit 1; }
+[[ -z "$annotate" || "$annotate" =~ ^[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_]*$ ]] ||
+  { echo "--annotate takes a class and a method, as Class:Method (TranscodeSession:Read), not '$annotate'." >&2; exit 2; }
 
 # shellcheck source=lib/server.sh
 . loadtest/lib/server.sh
@@ -61,8 +72,13 @@ dotnet "$payload_dll" --widgets "$widgets" --seed 1 --out "$payload"
 # Only the servers write the map, and run their compiled code from memory perf can name: without these two perf names
 # managed code by address alone.
 export DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0
-start_floor_and_server "$out" "$strategy"
+listing="$out/$strategy.jit.txt"
+jit=()
+[ -z "$annotate" ] || jit=(DOTNET_JitDisasm="*$annotate" DOTNET_JitDisasmWithCodeBytes=1 DOTNET_JitStdOutFile="$listing")
+start_floor_and_server "$out" "$strategy" "${jit[@]}"
 unset DOTNET_PerfMapEnabled DOTNET_EnableWriteXorExecute
+# Where the strategy's server maps its compiled code for perf; it stays after the server exits.
+code_map=/tmp/perf-$strategy_pid.map
 
 # Drives $1 for $2 seconds and prints the requests wrk counted (loadtest/local/sign.lua's summary line).
 drive() {
@@ -78,6 +94,46 @@ per_request() {
       n++; s = $2; $1 = ""; $2 = ""; printf "  %8.1f %s\n", s / total * us, substr($0, 3, 150) }'
 }
 
+# Prints, for perf data $1 of the strategy's server, each block of $annotate's optimized code with its share of the
+# method's samples and of $2 microseconds (the samples of the whole process being $3), and writes the annotated
+# listing to $4. The code is the last optimized version the runtime's map names, and the listing the JIT's last Tier-1
+# one of the method: they must be the same length, or the script says so and stops. Run after the server has exited.
+annotate_method() {
+  [ -s "$listing" ] || { echo "The JIT wrote no listing of $annotate to $listing." >&2; exit 1; }
+  local name=${annotate/:/::}\( code base size
+  code=$(awk -v name="$name" 'index($0, name) && /\[OptimizedTier1\]$/ { found = $1 " " $2 } END { print found }' "$code_map")
+  [ -n "$code" ] || { echo "The runtime compiled no optimized code of $annotate (yet): a longer --warmup, or another method." >&2; exit 1; }
+  read -r base size <<<"$code"
+  perf script -i "$1" -F ip 2>/dev/null |
+    awk -v base="$base" -v size="$size" -v us="$2" -v all="$3" -v out="$4" -v method="$annotate" '
+      function hex(text,   i, n) { n = 0; text = tolower(text); sub(/^0x/, "", text)
+        for (i = 1; i <= length(text); i++) n = n * 16 + index("0123456789abcdef", substr(text, i, 1)) - 1; return n }
+      # The listing: the last Tier-1 one of the method, each instruction at its offset, the blocks in order.
+      FNR == NR {
+        if (index($0, "; Assembly listing for method ")) { take = index($0, method "(") && index($0, "(Tier1)"); if (take) { n = 0; blocks = 0 } next }
+        if (!take) next
+        if (match($0, /^G_M[0-9]+_IG[0-9]+:/)) { block = substr($0, 1, RLENGTH - 1); at = hex(substr($0, index($0, "offset=") + 7)); order[++blocks] = block; next }
+        if ($0 ~ /^       [0-9A-F]+ +[a-z]/) { n++; offset[n] = at; owner[n] = block; text[n] = $0; sub(/^ +[0-9A-F]+ +/, "", text[n]); at += length($1) / 2 }
+        next
+      }
+      { ip = hex($1) - hex(base); if (ip >= 0 && ip < hex(size)) samples[ip]++ }
+      END {
+        if (n == 0 || at != hex(size)) { printf "The JIT listing of %s (%d bytes) is not the code perf sampled (%d bytes).\n", method, at, hex(size) > "/dev/stderr"; exit 1 }
+        for (ip in samples) { i = 1; while (i < n && offset[i + 1] <= ip + 0) i++; hits[i] += samples[ip]; inside += samples[ip] }
+        if (inside == 0) { print "perf recorded no sample in " method "." > "/dev/stderr"; exit 1 }
+        printf "  %s: %.1f us a request, %d samples; by block of the JIT listing (share of the method, us a request)\n", method, inside / all * us, inside
+        # Each block named by its mnemonics too, which say what it does (a pdep and four tzcnt: the closing quotes).
+        for (i = 1; i <= n; i++) { share[owner[i]] += hits[i]; count[owner[i]]++; split(text[i], word, " "); mnemonics[owner[i]] = mnemonics[owner[i]] " " word[1] }
+        for (b = 1; b <= blocks; b++) if (share[order[b]] / inside >= 0.01)
+          printf "  %5.1f%% %7.1f  %-13s %3d instructions:%s\n", share[order[b]] / inside * 100, share[order[b]] / all * us, order[b], count[order[b]], substr(mnemonics[order[b]], 1, 80)
+        for (i = 1; i <= n; i++) {
+          if (owner[i] != owner[i - 1]) printf "%s: %.1f%%\n", owner[i], share[owner[i]] / inside * 100 > out
+          printf "  %5x %5.1f%%  %s\n", offset[i], hits[i] / inside * 100, text[i] > out
+        }
+      }' "$listing" -
+}
+
+annotations=()
 echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s under perf on the floor and on $strategy"
 drive "$floor_url/api/sign" "$warmup" >/dev/null
 drive "$strategy_url/api/sign?strategy=$strategy" "$warmup" >/dev/null
@@ -101,5 +157,18 @@ for round in $(seq "$rounds"); do
     [ "$samples" -gt 0 ] || { echo "Round $round: perf recorded no sample of $who." >&2; exit 1; }
     per_request "$data" dso "$us" 8 "$samples"
     per_request "$data" dso,sym "$us" "$top" "$samples"
+    if [ -n "$annotate" ] && [ "$who" != floor ]; then
+      annotations+=("$round $us $samples")
+    fi
   done
 done
+
+# The JIT writes its listing out as the server exits, so the method's code is read after both servers stop.
+if [ -n "$annotate" ]; then
+  stop_floor_and_server
+  for annotation in "${annotations[@]}"; do
+    read -r round us samples <<<"$annotation"
+    echo "== round $round, $strategy: where $annotate's time goes"
+    annotate_method "$out/$strategy.$round.perf.data" "$us" "$samples" "$out/$strategy.$round.annotated.txt"
+  done
+fi

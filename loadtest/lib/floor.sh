@@ -35,14 +35,14 @@ strategy_pid=
 strategy_url=
 
 # Starts the floor and SigningServer side by side (floor-rounds.sh, floor-profile.sh), with their logs in directory $1
-# (SigningServer's named after strategy $2), and stops both however the script ends. Sets floor_pid, floor_url,
-# strategy_pid and strategy_url.
+# (SigningServer's named after strategy $2), and stops both however the script ends; any further arguments are
+# NAME=value settings for SigningServer alone. Sets floor_pid, floor_url, strategy_pid and strategy_url.
 start_floor_and_server() {
   trap stop_floor_and_server EXIT
   trap 'exit 130' INT TERM
   start_floor "$1/floor.server.log"
   floor_pid=$server_pid floor_url=$base_url
-  start_server "$1/$2.server.log"
+  start_server "$1/$2.server.log" "${@:3}"
   strategy_pid=$server_pid strategy_url=$base_url
 }
 
@@ -51,4 +51,6 @@ stop_floor_and_server() {
   stop_server
   server_pid=$strategy_pid
   stop_server
+  # Stopped once: the EXIT trap, after a script's own call, finds nothing to stop.
+  floor_pid= strategy_pid=
 }
