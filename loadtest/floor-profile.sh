@@ -108,6 +108,7 @@ annotate_method() {
     awk -v base="$base" -v size="$size" -v us="$2" -v all="$3" -v out="$4" -v method="$annotate" '
       function hex(text,   i, n) { n = 0; text = tolower(text); sub(/^0x/, "", text)
         for (i = 1; i <= length(text); i++) n = n * 16 + index("0123456789abcdef", substr(text, i, 1)) - 1; return n }
+      BEGIN { start = hex(base); bytes = hex(size) }
       # The listing: the last Tier-1 one of the method, each instruction at its offset, the blocks in order.
       FNR == NR {
         if (index($0, "; Assembly listing for method ")) { take = index($0, method "(") && index($0, "(Tier1)"); if (take) { n = 0; blocks = 0 } next }
@@ -116,9 +117,9 @@ annotate_method() {
         if ($0 ~ /^       [0-9A-F]+ +[a-z]/) { n++; offset[n] = at; owner[n] = block; text[n] = $0; sub(/^ +[0-9A-F]+ +/, "", text[n]); at += length($1) / 2 }
         next
       }
-      { ip = hex($1) - hex(base); if (ip >= 0 && ip < hex(size)) samples[ip]++ }
+      { ip = hex($1) - start; if (ip >= 0 && ip < bytes) samples[ip]++ }
       END {
-        if (n == 0 || at != hex(size)) { printf "The JIT listing of %s (%d bytes) is not the code perf sampled (%d bytes).\n", method, at, hex(size) > "/dev/stderr"; exit 1 }
+        if (n == 0 || at != bytes) { printf "The JIT listing of %s (%d bytes) is not the code perf sampled (%d bytes).\n", method, at, bytes > "/dev/stderr"; exit 1 }
         for (ip in samples) { i = 1; while (i < n && offset[i + 1] <= ip + 0) i++; hits[i] += samples[ip]; inside += samples[ip] }
         if (inside == 0) { print "perf recorded no sample in " method "." > "/dev/stderr"; exit 1 }
         printf "  %s: %.1f us a request, %d samples; by block of the JIT listing (share of the method, us a request)\n", method, inside / all * us, inside
@@ -145,9 +146,9 @@ for round in $(seq "$rounds"); do
     # perf stops a moment before wrk does, so that every sample falls within the drive.
     perf record -F 1999 -p "$pid" -o "$data" -- sleep $((seconds - 1)) >/dev/null 2>&1 &
     recorder=$!
-    before=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+    read -r before _ < <(processor_ticks "$pid")
     requests=$(drive "$url" "$seconds")
-    after=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+    read -r after _ < <(processor_ticks "$pid")
     wait "$recorder"
     [ "${requests:-0}" -gt 0 ] || { echo "Round $round: $who answered no request." >&2; exit 1; }
     us=$(awk -v t=$((after - before)) -v r="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz * 1e6 / r }')

@@ -63,11 +63,11 @@ start_floor_and_server "$out" "$strategy"
 # is driven.
 drive() {
   local url=$1 duration=$2 pid=$3 before after before_user after_user line
-  read -r before before_user < <(awk '{ print $14 + $15, $14 }' "/proc/$pid/stat")
+  read -r before before_user < <(processor_ticks "$pid")
   line=$(timeout $((duration + 30)) wrk -t1 -c "$connections" -d "${duration}s" --timeout 10s -s loadtest/local/sign.lua \
     "$url" -- "$payload" | grep '^{')
   sleep 1
-  read -r after after_user < <(awk '{ print $14 + $15, $14 }' "/proc/$pid/stat")
+  read -r after after_user < <(processor_ticks "$pid")
   sed -E 's/.*"requests":([0-9]+),"durationMicroseconds":([0-9]+),.*"p99Microseconds":([0-9]+),.*/\1 \2 \3/' <<<"$line" |
     awk -v ticks=$((after - before)) -v user=$((after_user - before_user)) '{ print $0, ticks, user }'
 }

@@ -21,11 +21,16 @@ start_floor() {
     dotnet Signing.WireFloor.dll --urls http://127.0.0.1:0
 }
 
-# Writes the floor's processor time so far to $1 as {"cpuSeconds": N}, from /proc/PID/stat (user and system time, in
-# clock ticks), the figure /api/stats gives for SigningServer.
+# Prints the processor time process $1 has used so far, in clock ticks, as "all user": user and system time together,
+# then user time alone (from /proc/PID/stat).
+processor_ticks() {
+  awk '{ print $14 + $15, $14 }' "/proc/$1/stat"
+}
+
+# Writes the floor's processor time so far to $1 as {"cpuSeconds": N}, the figure /api/stats gives for SigningServer.
 read_floor_cpu() {
   local ticks
-  ticks=$(awk '{ print $14 + $15 }' "/proc/$server_pid/stat")
+  read -r ticks _ < <(processor_ticks "$server_pid")
   awk -v ticks="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "{\"cpuSeconds\":%.2f}\n", ticks / hz }' >"$1"
 }
 
