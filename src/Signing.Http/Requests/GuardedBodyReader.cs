@@ -90,8 +90,7 @@ internal sealed class GuardedBodyReader : PipeReader
                 {
                     // The clock cancelled this read; leave the host's reader advanced, as it expects, before refusing.
                     _inner.AdvanceTo(result.Buffer.Start);
-                    throw new BadHttpRequestException(
-                        $"No part of the body arrived for {_clock.Timeout.TotalSeconds:0.#} s; the request was cut off.", StatusCodes.Status408RequestTimeout);
+                    throw new BodyStalledException(_clock.Timeout);
                 }
             }
         }

@@ -10,7 +10,8 @@ namespace SigningServer.Tests.Hostile;
 /// <summary>
 /// The reservation attack of issue 22: many connections send headers declaring large <c>string</c> bodies and then
 /// nothing. Declaring costs a client nothing here, so ordinary 1 MB signs made while they wait are all served; the
-/// attackers are still in the endpoint, waiting, until each is cut off with 408.
+/// attackers are still in the endpoint, waiting, until each is cut off with 408 by Kestrel's minimum data rate, gets the
+/// whole answer, and sees its connection closed at once.
 /// </summary>
 public sealed class ReservationAttackTests(ReservationAttackTests.Factory factory) : IClassFixture<ReservationAttackTests.Factory>
 {
@@ -50,7 +51,15 @@ public sealed class ReservationAttackTests(ReservationAttackTests.Factory factor
             // may act (its grace) or the endpoint's stall timeout, whichever comes first.
             Assert.True(attacked.Elapsed < SigningKestrelLimits.MinRequestBodyGracePeriod, $"the signs took {attacked.Elapsed}");
             var answers = await Task.WhenAll(attackers.Select(a => a.ReadToEndAsync(Factory.StallTimeout * 2)));
-            Assert.All(answers, answer => Assert.StartsWith("HTTP/1.1 408", answer, StringComparison.Ordinal));
+            Assert.All(answers, answer =>
+            {
+                Assert.StartsWith("HTTP/1.1 408", answer, StringComparison.Ordinal);
+                Assert.Contains("Body stalled", answer, StringComparison.Ordinal);
+            });
+
+            // Kestrel's minimum data rate cut them off, and Kestrel closed each connection as soon as its answer had
+            // gone: not after 5 s of draining, which would end past the endpoint's own stall timeout.
+            Assert.True(attacked.Elapsed < Factory.StallTimeout, $"the attackers' connections closed after {attacked.Elapsed}");
         }
         finally
         {

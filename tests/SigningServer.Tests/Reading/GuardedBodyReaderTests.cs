@@ -84,7 +84,7 @@ public sealed class GuardedBodyReaderTests
         var pending = reader.ReadAsync();
         time.BeatOnTime(clock, 4);
 
-        var stalled = await Assert.ThrowsAsync<BadHttpRequestException>(async () => await pending);
+        var stalled = await Assert.ThrowsAsync<BodyStalledException>(async () => await pending);
         Assert.Equal(StatusCodes.Status408RequestTimeout, stalled.StatusCode);
 
         // The host's reader takes another read: it was advanced, not left mid-read.
@@ -115,7 +115,7 @@ public sealed class GuardedBodyReaderTests
         var pending = reader.ReadAsync();
         time.Advance(clock.Beat);
         Assert.True(clock.Stalled);
-        var stalled = await Assert.ThrowsAsync<BadHttpRequestException>(async () => await pending);
+        var stalled = await Assert.ThrowsAsync<BodyStalledException>(async () => await pending);
         Assert.Equal(StatusCodes.Status408RequestTimeout, stalled.StatusCode);
     }
 
