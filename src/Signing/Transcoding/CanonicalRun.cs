@@ -18,7 +18,7 @@ namespace Signing.Transcoding;
 /// its value), so every fourth quote of the run closes a value, and the bytes after each closing quote are the next
 /// member's prefix (or, after a widget's last, its closing brace and the next widget's start). So the walk has two
 /// stages, neither of which branches on the lengths of the values: the closing quotes are found 64 bytes at a time,
-/// picked from the quotes by their count alone and written out four a block whatever their number; then each widget's
+/// picked from the quotes by their count alone and written out three a block whatever their number; then each widget's
 /// twelve are checked together, the prefix after each compared where it must be and the differences tested once.
 /// </para>
 /// <para>
@@ -164,9 +164,9 @@ internal static class CanonicalRun
 
     // Writes where each closing quote from start is (at least most of them, unless the buffer ends first) into closing,
     // a value's, found by counting quotes alone, and returns how many; refusedAt is where the first byte that no plain
-    // string holds is, as far as the blocks read go. A block's closing quotes are written four at a time whatever their
-    // count, so that the loop takes the same branches whatever the lengths of the values: the widgets are checked
-    // afterwards, twelve closing quotes at a time.
+    // string holds is, as far as the blocks read go. A block's closing quotes are written three at a time whatever their
+    // count, so that the loop takes the same branches whatever the lengths of the values (up to a point: see Scan): the
+    // widgets are checked afterwards, twelve closing quotes at a time.
     private static int FindClosingQuotes(ReadOnlySpan<byte> buffer, int start, int most, Span<int> closing, out int refusedAt)
     {
         refusedAt = int.MaxValue;
@@ -234,17 +234,20 @@ internal static class CanonicalRun
         // The pattern repeats every four bits, so turning it by the block's quotes counts on from the next block's first.
         closingPattern = BitOperations.RotateRight(closingPattern, BitOperations.PopCount(quotes));
         var n = BitOperations.PopCount(closes);
-        var slots = closing.Slice(count, 4);
+
+        // Three slots, written whether used or not: from one closing quote to the next a member takes its 14-byte prefix,
+        // its value and its closing quote, so a block holds at most three when values have 8 bytes or more, and the loop
+        // below is for shorter ones. A fourth slot cost 7 µs a 1 MB body of values of 8 to 17 bytes (measured in process,
+        // the walk alone: 79 to 80 µs against 86 to 88), which one never takes.
+        var slots = closing.Slice(count, 3);
         slots[0] = block + BitOperations.TrailingZeroCount(closes);
         closes &= closes - 1;
         slots[1] = block + BitOperations.TrailingZeroCount(closes);
         closes &= closes - 1;
         slots[2] = block + BitOperations.TrailingZeroCount(closes);
-        closes &= closes - 1;
-        slots[3] = block + BitOperations.TrailingZeroCount(closes);
 
-        // Stryker disable once Equality : one slot more is written past the count, as the four above may be.
-        for (var i = 4; i < n; i++)
+        // Stryker disable once Equality : one slot more is written past the count, as the three above may be.
+        for (var i = 3; i < n; i++)
         {
             closes &= closes - 1;
             closing[count + i] = block + BitOperations.TrailingZeroCount(closes);
