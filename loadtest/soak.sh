@@ -74,13 +74,13 @@ trap 'stop_sampler; stop_server' EXIT
 trap 'exit 130' INT TERM
 
 # Appends one CSV row per second for strategy $1 to $2 until killed; elapsed is from $3 (epoch seconds). A sample
-# that fails (the server busy past the bound) is skipped, not invented.
+# that fails (the server busy past the bound, or the sampler stopped mid-request) is skipped, not invented, and quietly.
 sample() {
   local strategy=$1 csv=$2 started=$3
   while :; do
     sleep 1 &
     local at=$EPOCHREALTIME
-    if stats=$(curl -fsS --max-time 2 "$base_url/api/stats"); then
+    if stats=$(curl -fs --max-time 2 "$base_url/api/stats"); then
       jq -r --arg s "$strategy" --argjson t0 "$started" --argjson at "$at" '[
           .timestamp, $s, (($at - $t0) * 10 | round / 10), .process.workingSetBytes,
           .gc.collections.gen0, .gc.collections.gen1, .gc.collections.gen2, (.streamPool.smallPoolInUseBytes + .streamPool.largePoolInUseBytes),
