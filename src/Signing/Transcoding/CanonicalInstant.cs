@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
 
@@ -40,6 +41,11 @@ internal static class CanonicalInstant
     private static readonly Vector128<byte> Most = Vector128.Create((byte)12, 31, 23, 59, 59, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99);
 
     /// <summary>Whether <paramref name="text"/>, an instant's text without its quotes, is as the canonical document writes it.</summary>
+    /// <remarks>
+    /// Inlined into the walk, which asks once a widget: as a call it cost 5 to 6 µs of the walk's 81 a 1 MB body
+    /// (measured in process, the walk alone: 75 µs inlined).
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static bool Matches(ReadOnlySpan<byte> text)
     {
         var length = text.Length;
