@@ -89,8 +89,8 @@ public sealed class SigningOptions
 
     /// <summary>
     /// The largest <see cref="MaxInFlightBytes"/> accepted: as many of <see cref="InFlightBudget.BytesPerPermit"/> as
-    /// the budget's limiter can count (<see cref="int.MaxValue"/> permits, about 2 TiB); a larger value would overflow
-    /// it when the budget is made.
+    /// the budget counts (<see cref="int.MaxValue"/> permits, about 2 TiB); a larger value would overflow its count when
+    /// the budget is made.
     /// </summary>
     public const long MaxMaxInFlightBytes = (long)int.MaxValue * InFlightBudget.BytesPerPermit;
 

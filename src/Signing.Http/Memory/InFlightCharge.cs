@@ -1,5 +1,3 @@
-using System.Threading.RateLimiting;
-
 namespace Signing.Http.Memory;
 
 /// <summary>
@@ -10,7 +8,7 @@ namespace Signing.Http.Memory;
 public sealed class InFlightCharge : IDisposable
 {
     private readonly InFlightBudget _budget;
-    private readonly List<RateLimitLease> _leases = [];
+    private int _permits;
 
     internal InFlightCharge(InFlightBudget budget) => _budget = budget;
 
@@ -28,27 +26,26 @@ public sealed class InFlightCharge : IDisposable
             return true;
         }
 
-        if (_budget.TryTake(bytes - Bytes) is not { } lease)
+        // The charge holds the whole permits its bytes take, so raises in steps that are not whole KiB add up to no
+        // more than one raise to the same bytes would. A raise within the permits held takes none.
+        var more = InFlightBudget.PermitsFor(bytes) - _permits;
+
+        // Stryker disable once Equality,Logical : taking no permits always succeeds, so asking for none changes nothing.
+        if (more > 0 && !_budget.TryTake(more))
         {
             return false;
         }
 
-        _leases.Add(lease);
+        _permits += (int)more;
         Bytes = bytes;
         return true;
     }
 
-    /// <summary>Gives everything back to the budget.</summary>
+    /// <summary>Gives everything back to the budget; once given back, nothing more is, however often it is called.</summary>
     public void Dispose()
     {
-        foreach (var lease in _leases)
-        {
-            lease.Dispose();
-        }
-
-        // Stryker disable once Statement : the leases are already given back, and disposing one twice does nothing, so
-        // keeping them in the list shows only as memory.
-        _leases.Clear();
+        _budget.GiveBack(_permits);
+        _permits = 0;
         Bytes = 0;
     }
 }
