@@ -2,8 +2,9 @@
 # One strategy against the wire floor in alternating rounds, both servers up the whole time. On a machine whose speed
 # drifts (ours: the floor's requests per second moved by 30% between runs minutes apart), a ratio taken from two runs
 # minutes apart measures the drift as much as the strategy, and loadtest/run-local.sh gives each strategy a run of its
-# own. Here each round drives the floor for a few seconds and then the strategy for as long, so each round's ratio
-# compares two drives seconds apart, and the median over the rounds is the figure to quote. See docs/load-test.md.
+# own. Here each round drives the floor for a few seconds and the strategy for as long (the floor first in odd rounds,
+# the strategy first in even ones), so each round's ratio compares two drives seconds apart, and the median over the
+# rounds is the figure to quote. See docs/load-test.md.
 #
 #   loadtest/floor-rounds.sh [--widgets 3000] [--rounds 10] [--seconds 5] [--warmup 20] [--connections 8]
 #                            [--strategy transcode] [--out artifacts/floor-rounds]
@@ -80,8 +81,15 @@ drive "$strategy_sign" "$warmup" "$strategy_pid" >/dev/null
 
 : >"$out/rounds.txt"
 for round in $(seq "$rounds"); do
-  read -r f_requests f_micros f_p99 f_ticks f_user < <(drive "$floor_sign" "$seconds" "$floor_pid")
-  read -r s_requests s_micros s_p99 s_ticks s_user < <(drive "$strategy_sign" "$seconds" "$strategy_pid")
+  # Odd rounds drive the floor first, even rounds the strategy first, so that whatever the order itself does to the
+  # second drive (the first one's connections closing, the processor's clock) falls on both alike.
+  if ((round % 2)); then
+    read -r f_requests f_micros f_p99 f_ticks f_user < <(drive "$floor_sign" "$seconds" "$floor_pid")
+    read -r s_requests s_micros s_p99 s_ticks s_user < <(drive "$strategy_sign" "$seconds" "$strategy_pid")
+  else
+    read -r s_requests s_micros s_p99 s_ticks s_user < <(drive "$strategy_sign" "$seconds" "$strategy_pid")
+    read -r f_requests f_micros f_p99 f_ticks f_user < <(drive "$floor_sign" "$seconds" "$floor_pid")
+  fi
   awk -v r="$round" -v fq="$f_requests" -v fm="$f_micros" -v fp="$f_p99" -v ft="$f_ticks" -v fu="$f_user" \
     -v sq="$s_requests" -v sm="$s_micros" -v sp="$s_p99" -v st="$s_ticks" -v su="$s_user" -v hz="$(getconf CLK_TCK)" 'BEGIN {
       if (fq == 0 || sq == 0 || fp == 0 || ft == 0) { print "Round " r ": a server answered no request, or used no processor time." > "/dev/stderr"; exit 1 }
