@@ -8,7 +8,6 @@ namespace Signing.Http.Memory;
 public sealed class InFlightCharge : IDisposable
 {
     private readonly InFlightBudget _budget;
-    private int _permits;
 
     internal InFlightCharge(InFlightBudget budget) => _budget = budget;
 
@@ -29,7 +28,7 @@ public sealed class InFlightCharge : IDisposable
 
         // The charge holds the whole permits its bytes take, so raises in steps that are not whole KiB add up to no
         // more than one raise to the same bytes would. A raise within the permits held takes none.
-        var more = InFlightBudget.PermitsFor(bytes) - _permits;
+        var more = InFlightBudget.PermitsFor(bytes) - InFlightBudget.PermitsFor(Bytes);
 
         // Stryker disable once Equality : taking no permits always succeeds, so asking for none changes nothing.
         if (more > 0 && !_budget.TryTake(more))
@@ -37,7 +36,6 @@ public sealed class InFlightCharge : IDisposable
             return false;
         }
 
-        _permits += (int)more;
         Bytes = bytes;
         return true;
     }
@@ -45,8 +43,8 @@ public sealed class InFlightCharge : IDisposable
     /// <summary>Gives everything back to the budget; once given back, nothing more is, however often it is called.</summary>
     public void Dispose()
     {
-        _budget.GiveBack(_permits);
-        _permits = 0;
+        // Bytes were only ever set to what the budget granted, so their permits fit its count.
+        _budget.GiveBack((int)InFlightBudget.PermitsFor(Bytes));
         Bytes = 0;
     }
 }
