@@ -3,7 +3,7 @@ using Signing.WireFloor;
 
 var builder = WebApplication.CreateBuilder(args);
 
-// SigningServer's Kestrel, limits, socket buffer and body size included, so that the floor and a strategy differ only
+// SigningServer's Kestrel, limits, socket buffer, receive blocks and body size included, so that the floor and a strategy differ only
 // in the endpoint.
 builder.WebHost.ConfigureKestrel(kestrel =>
 {
@@ -11,6 +11,7 @@ builder.WebHost.ConfigureKestrel(kestrel =>
     SigningKestrelLimits.ApplyBodyLimit(kestrel.Limits, new SigningOptions().MaxRequestBodyBytes);
 });
 builder.WebHost.UseSockets(SigningKestrelLimits.ApplyReadBuffer);
+SigningKestrelLimits.ApplyReceiveBlocks(builder.Services);
 
 if (!FloorKey.TryRead(builder.Configuration, out var key, out var problem))
 {

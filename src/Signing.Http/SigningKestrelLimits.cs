@@ -1,5 +1,7 @@
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
+using Microsoft.Extensions.DependencyInjection;
 using Signing.Http.Memory;
 
 namespace Signing.Http;
@@ -73,7 +75,7 @@ public static class SigningKestrelLimits
     /// <summary>
     /// The share of the process's memory that connections may hold before the endpoint reads them: 20%. The in-flight
     /// budget sets it aside (<see cref="InFlightBudgetSizing.KestrelReserveBytes"/>) from its own 40%. At 40 KiB a
-    /// connection (<see cref="MaxReadBufferSize"/> and <see cref="MaxRequestBufferSize"/>), a 1 GiB heap holds 5,242
+    /// connection (<see cref="MaxReadBufferSize"/>, a receive block and <see cref="MaxRequestBufferSize"/>), a 1 GiB heap holds 5,242
     /// connections, more than the 5,000 at once that the header flood in the README holds.
     /// </summary>
     public const double ConnectionMemoryShare = 0.2;
@@ -92,16 +94,17 @@ public static class SigningKestrelLimits
             MaxConcurrentConnections);
 
     /// <summary>
-    /// What the socket transport reads from a connection ahead of the endpoint: 32 KiB rather than 1 MiB, on both
+    /// What the socket transport reads from a connection ahead of the endpoint: 16 KiB rather than 1 MiB, on both
     /// hosts. A connection whose request has not been read yet (its headers being parsed, or its request waiting for a
-    /// thread in a burst) holds this much of its body at most. Kestrel reads into 4 KiB blocks and hands the endpoint
-    /// all it has, so a larger buffer only lets a connection hold more before anything has charged it to the in-flight
-    /// budget: with 1 MiB, the endpoint received a 1.08 MB body in reads of about 510 KB. Smaller costs a read more
-    /// often, which <c>transcode</c> pays on a large body: at 30,000 widgets it served 0.85 of the wire floor's requests
-    /// per second with 16 KiB for both, 0.88 with 32 KiB, 0.89 with 64 KiB and 0.90 with 1 MiB (docs/load-test.md,
-    /// "Kestrel's socket buffer").
+    /// thread in a burst) holds this much of its body at most, and one receive block more
+    /// (<see cref="ApplyReceiveBlocks"/>): the transport pauses once it holds this much, after the receive that got it
+    /// there. Kestrel hands the endpoint all it has, so a larger buffer only lets a connection hold more before anything
+    /// has charged it to the in-flight budget: with 1 MiB, the endpoint received a 1.08 MB body in reads of about 510
+    /// KB. It was 32 KiB while Kestrel received into 4 KiB blocks; in 16 KiB blocks, 16 KiB ahead served about as
+    /// many requests per second as 32 KiB (docs/load-test.md, "Receive blocks of 16 KiB"), and keeps what a connection
+    /// may hold, with its block, at the 32 KiB the reserve counted before.
     /// </summary>
-    public const long MaxReadBufferSize = 32 * 1024;
+    public const long MaxReadBufferSize = 16 * 1024;
 
     /// <summary>
     /// What Kestrel buffers per connection between connection middleware (TLS, if a deployment adds it to Kestrel) and
@@ -162,8 +165,8 @@ public static class SigningKestrelLimits
     /// receive straight into a block instead of first waiting for data with an empty receive.
     /// </summary>
     /// <remarks>
-    /// Kestrel receives at most one 4 KiB block per call, and by default asks the socket whether data has come before
-    /// each: two system calls per 4 KiB, 528 for a 1.08 MB body. Without the empty receive it makes 265, and at 3,000
+    /// Kestrel receives at most one block per call, and by default asks the socket whether data has come before
+    /// each: in its 4 KiB blocks, two system calls per 4 KiB, 528 for a 1.08 MB body. Without the empty receive it made 265, and at 3,000
     /// widgets the wire floor served 1.10 times the requests per second at 0.83 of the processor time per request,
     /// <c>transcode</c> 1.16 times at 0.84 (medians of six alternating rounds; docs/load-test.md, "One receive per
     /// block"). The price is a 4 KiB block held by every open connection, idle ones included, which the reserve
@@ -176,6 +179,15 @@ public static class SigningKestrelLimits
         sockets.MaxReadBufferSize = MaxReadBufferSize;
         sockets.WaitForDataBeforeAllocatingBuffer = false;
     }
+
+    /// <summary>
+    /// Has Kestrel take its memory from a <see cref="ReceiveBlockPool"/>, on both hosts: the socket transport then
+    /// receives into 16 KiB blocks instead of 4 KiB ones, a quarter of the system calls for a body, and hands the
+    /// endpoint its body in segments that size. Each connection holds a block while it waits for data
+    /// (<see cref="ApplyReadBuffer"/>), which the reserve counts (<see cref="InFlightBudgetSizing.KestrelReserveBytes"/>).
+    /// </summary>
+    public static void ApplyReceiveBlocks(IServiceCollection services) =>
+        services.AddSingleton<IMemoryPoolFactory<byte>, ReceiveBlockPoolFactory>();
 
     /// <summary>
     /// Sets every client-facing limit above, for a Kestrel that clients reach directly; the connection cap from the

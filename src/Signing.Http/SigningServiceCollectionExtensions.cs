@@ -21,7 +21,8 @@ public static class SigningServiceCollectionExtensions
     /// need, bound to configuration section <c>Signing</c> and validated when the host starts, so a missing or weak key
     /// stops the app before it takes a request. Also sets Kestrel's body limit to
     /// <see cref="SigningOptions.MaxRequestBodyBytes"/> (<see cref="SigningKestrelLimits.ApplyBodyLimit"/>) and its socket
-    /// transport's read buffer (<see cref="SigningKestrelLimits.ApplyReadBuffer"/>), and adds what
+    /// transport's read buffer and blocks (<see cref="SigningKestrelLimits.ApplyReadBuffer"/>,
+    /// <see cref="SigningKestrelLimits.ApplyReceiveBlocks"/>), and adds what
     /// the endpoints rely on in either host: the in-flight memory budget and its health check, request decompression's
     /// providers, problem details, and the logging and metrics services (which the usual hosts have already), and the export of the meters wherever configuration asks for it
     /// (<see cref="SigningMetricsExportExtensions.AddSigningMetricsExport"/>).
@@ -33,6 +34,7 @@ public static class SigningServiceCollectionExtensions
         services.AddOptions<KestrelServerOptions>().Configure<IConfiguration>(
             (kestrel, configuration) => SigningKestrelLimits.ApplyBodyLimit(kestrel.Limits, SigningOptions.ReadMaxRequestBodyBytes(configuration)));
         services.AddOptions<SocketTransportOptions>().Configure(SigningKestrelLimits.ApplyReadBuffer);
+        SigningKestrelLimits.ApplyReceiveBlocks(services);
 
         services.PostConfigure<SigningOptions>(signing =>
         {

@@ -30,11 +30,12 @@ public static class InFlightBudgetSizing
 
     /// <summary>
     /// What Kestrel can hold for connections before any endpoint sees them: for every connection it admits, what the
-    /// socket transport reads ahead (<c>MaxReadBufferSize</c>) and what a connection middleware such as TLS buffers
-    /// after it (<c>MaxRequestBufferSize</c>), each 1 MiB unless set. Kestrel's memory pool takes both from the heap.
+    /// socket transport reads ahead (<c>MaxReadBufferSize</c>) and the receive block that takes it past that
+    /// (<see cref="ReceiveBlockPool.BlockSize"/>), and what a connection middleware such as TLS buffers after it
+    /// (<c>MaxRequestBufferSize</c>), each 1 MiB unless set. Kestrel's memory pool takes them all from the heap.
     /// </summary>
     public static long KestrelReserveBytes(long? maxConnections, long? maxRequestBufferSize, long? maxReadBufferSize) =>
-        (maxConnections ?? UncappedConnections) * ((maxRequestBufferSize ?? 1024 * 1024) + (maxReadBufferSize ?? 1024 * 1024));
+        (maxConnections ?? UncappedConnections) * ((maxRequestBufferSize ?? 1024 * 1024) + (maxReadBufferSize ?? 1024 * 1024) + ReceiveBlockPool.BlockSize);
 
     /// <summary>
     /// The budget for <paramref name="options"/>: the configured limit, or the default for this process. Whether the

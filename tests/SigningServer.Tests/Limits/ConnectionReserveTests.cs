@@ -25,14 +25,14 @@ public sealed class ConnectionReserveTests
         Assert.Equal(connections, SigningKestrelLimits.ConnectionsFor(availableBytes));
 
     [Fact]
-    public void The_reserve_counts_the_transports_buffer_and_the_request_buffer_of_every_connection()
+    public void The_reserve_counts_the_transports_buffer_and_block_and_the_request_buffer_of_every_connection()
     {
-        // SigningServer's limits: 8,192 connections of 32 KiB and 8 KiB.
-        Assert.Equal(320 * MiB, InFlightBudgetSizing.KestrelReserveBytes(8192, 8 * 1024, 32 * 1024));
+        // SigningServer's limits: 8,192 connections of 16 KiB read ahead, a 16 KiB receive block and 8 KiB.
+        Assert.Equal(320 * MiB, InFlightBudgetSizing.KestrelReserveBytes(8192, 8 * 1024, 16 * 1024));
 
-        // Kestrel's defaults with no cap (the Functions worker's, before AddSigning sets the transport's): 100 connections
-        // of 1 MiB and 1 MiB.
-        Assert.Equal(200 * MiB, InFlightBudgetSizing.KestrelReserveBytes(null, null, null));
+        // Kestrel's buffers at their defaults with no cap (the Functions worker's, before AddSigning sets the
+        // transport's): 100 connections of 1 MiB, 1 MiB and a 16 KiB block.
+        Assert.Equal((200 * MiB) + (100 * 16 * 1024), InFlightBudgetSizing.KestrelReserveBytes(null, null, null));
     }
 
     [Theory]

@@ -1,0 +1,73 @@
+using System.Buffers;
+using System.Net;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Signing.Http;
+using Signing.Http.Memory;
+
+namespace SigningServer.Tests.Limits;
+
+/// <summary>
+/// Kestrel over a real socket takes its memory where <see cref="SigningKestrelLimits.ApplyReceiveBlocks"/> says: a body
+/// reaches the endpoint in segments of 16 KiB, where Kestrel's own blocks give 4 KiB.
+/// </summary>
+public sealed class ReceiveBlockTests
+{
+    // Kestrel reads the factory from the services, the last one registered: each host's builder registers Kestrel's
+    // before the app's services, as the test below does (a WebApplicationFactory that sets up Kestrel again adds its own
+    // after them).
+    [Fact]
+    public void AddSigning_registers_the_receive_blocks()
+    {
+        var services = new ServiceCollection();
+
+        services.AddSigning();
+
+        Assert.Equal(typeof(ReceiveBlockPoolFactory), services.Last(service => service.ServiceType == typeof(IMemoryPoolFactory<byte>)).ImplementationType);
+    }
+
+    [Theory]
+    [InlineData(true, 16 * 1024)]
+    [InlineData(false, 4 * 1024)]
+    public async Task A_body_arrives_in_segments_of_the_block_size(bool receiveBlocks, int largest)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.WebHost.UseKestrel().UseUrls("http://127.0.0.1:0").UseSockets(SigningKestrelLimits.ApplyReadBuffer);
+        if (receiveBlocks)
+        {
+            SigningKestrelLimits.ApplyReceiveBlocks(builder.Services);
+        }
+
+        await using var app = builder.Build();
+        var segment = 0;
+        app.MapPost("/", async (HttpRequest request) =>
+        {
+            while (true)
+            {
+                var read = await request.BodyReader.ReadAsync();
+                foreach (var memory in read.Buffer)
+                {
+                    segment = Math.Max(segment, memory.Length);
+                }
+
+                request.BodyReader.AdvanceTo(read.Buffer.End);
+                if (read.IsCompleted)
+                {
+                    return Results.Ok();
+                }
+            }
+        });
+        await app.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(app.Urls.First()) };
+
+        using var response = await client.PostAsync(new Uri("/", UriKind.Relative), new ByteArrayContent(new byte[1024 * 1024]));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(largest, segment);
+        await app.StopAsync();
+    }
+}
