@@ -3,8 +3,8 @@ using Signing.WireFloor;
 
 var builder = WebApplication.CreateBuilder(args);
 
-// SigningServer's Kestrel, limits, socket buffer, receive blocks and body size included, so that the floor and a strategy differ only
-// in the endpoint.
+// SigningServer's Kestrel, limits, socket buffer, receive blocks and body size included, so that the floor and a
+// strategy differ only in the endpoint.
 builder.WebHost.ConfigureKestrel(kestrel =>
 {
     SigningKestrelLimits.ApplyClientFacing(kestrel.Limits);
