@@ -2,6 +2,7 @@ using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.IO.Pipelines;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.RequestDecompression;
 using Microsoft.Extensions.Options;
@@ -251,6 +252,7 @@ internal sealed class EnvelopeRequestReader(
         if (declaredBytes > limit)
         {
             stall.Dispose();
+            CloseIfHostWillNotDrain(request.HttpContext, declaredBytes.Value);
             return TooLarge(strategy, declaredBytes.Value);
         }
 
@@ -299,6 +301,17 @@ internal sealed class EnvelopeRequestReader(
                 return Overloaded(request);
             default:
                 return SignProblems.InvalidEnvelope((EnvelopeFormatException)exception);
+        }
+    }
+
+    // A declared body past the host's own limit is one Kestrel will not drain after the answer: it closes the
+    // connection instead, but its answer to a refusal it did not make itself still says keep-alive, and a client that
+    // sends its next request in the moment before the close loses that request. Kestrel's own refusals say close.
+    private static void CloseIfHostWillNotDrain(HttpContext context, long declaredBytes)
+    {
+        if (context.Features.Get<IHttpMaxRequestBodySizeFeature>()?.MaxRequestBodySize < declaredBytes)
+        {
+            context.Response.Headers.Connection = "close";
         }
     }
 

@@ -18,17 +18,22 @@ public abstract class HostileBodyLimitCases
     private readonly SigningServerFactory _factory;
     private readonly int _limit;
     private readonly bool _chunkFramingCounts;
+    private readonly bool _closesPastLimit;
 
     /// <summary>
     /// Runs the cases against <paramref name="factory"/>, whose body limit is <paramref name="limit"/>. With
     /// <paramref name="chunkFramingCounts"/>, the server counts chunked framing against the limit as well as the body
-    /// (Kestrel's <c>MaxRequestBodySize</c> does), so a chunked body of exactly the limit is refused there.
+    /// (Kestrel's <c>MaxRequestBodySize</c> does), so a chunked body of exactly the limit is refused there. With
+    /// <paramref name="closesPastLimit"/>, the server will not drain a body past the limit after answering, so every
+    /// 413 must say <c>Connection: close</c>: a client that took it for keep-alive would send its next request on a
+    /// connection that is closing, and lose it.
     /// </summary>
-    protected HostileBodyLimitCases(SigningServerFactory factory, int limit, bool chunkFramingCounts)
+    protected HostileBodyLimitCases(SigningServerFactory factory, int limit, bool chunkFramingCounts, bool closesPastLimit)
     {
         _factory = factory;
         _limit = limit;
         _chunkFramingCounts = chunkFramingCounts;
+        _closesPastLimit = closesPastLimit;
     }
 
     public static TheoryData<int, bool> Overs => new()
@@ -50,6 +55,7 @@ public abstract class HostileBodyLimitCases
         using var response = await client.SendAsync(request);
 
         Assert.Equal(HttpStatusCode.RequestEntityTooLarge, await HostileResponse.AssertClientErrorProblemAsync(response, hostile));
+        Assert.Equal(_closesPastLimit, response.Headers.ConnectionClose == true);
         await ServerHealth.AssertStillSigningAsync(client, _factory);
     }
 

@@ -4,4 +4,4 @@ namespace SigningServer.Tests.Hostile;
 
 /// <summary><see cref="HostileBodyLimitCases"/> on the in-memory host with a 4 KiB limit.</summary>
 public sealed class HostileBodyLimitTests(SmallBodyLimitFactory factory)
-    : HostileBodyLimitCases(factory, SmallBodyLimitFactory.Limit, chunkFramingCounts: false), IClassFixture<SmallBodyLimitFactory>;
+    : HostileBodyLimitCases(factory, SmallBodyLimitFactory.Limit, chunkFramingCounts: false, closesPastLimit: false), IClassFixture<SmallBodyLimitFactory>;

@@ -10,8 +10,8 @@ namespace SigningServer.Tests.Limits;
 /// <summary>
 /// SigningServer as a process on the smallest instance infra/ allows: a GC heap capped at 512 MiB
 /// (<c>DOTNET_GCHeapHardLimit</c>) and default settings. It starts, logs each strategy's body limit, refuses a body
-/// larger than <c>string</c> can be charged for with a 413 that says which strategies take it, and signs that same body
-/// with <c>transcode</c>.
+/// larger than <c>string</c> can be charged for with a 413 that says which strategies take it, keeping the connection,
+/// and signs that same body with <c>transcode</c>.
 /// </summary>
 public sealed class SmallInstanceTests
 {
@@ -38,6 +38,9 @@ public sealed class SmallInstanceTests
             Assert.Equal("string", problem.GetProperty("strategy").GetString());
             Assert.Equal(limits["string"], problem.GetProperty("maxBodyBytes").GetInt64());
             Assert.Contains("transcode", problem.GetProperty("strategiesTakingBody").EnumerateArray().Select(e => e.GetString()));
+
+            // Within the service's limit, so Kestrel drains the rest and the connection serves the next request.
+            Assert.NotEqual(true, refused.Headers.ConnectionClose);
         }
 
         using var signed = await client.PostAsync("/api/sign?strategy=transcode", Bodies.Json(body));
