@@ -9,8 +9,8 @@ namespace Signing.Tests.Transcoding;
 
 /// <summary>
 /// Bodies handed over whole in one read of many small segments, as Kestrel hands over a body that arrived while its
-/// request waited (a loaded server's reads held about 128 blocks of 4 KiB): every segment's end falls somewhere in a
-/// token, a widget or a long value, and the answer must be the object path's.
+/// request waited (a loaded server's reads held about 128 blocks of 4 KiB; both hosts now receive into 16 KiB ones):
+/// every segment's end falls somewhere in a token, a widget or a long value, and the answer must be the object path's.
 /// </summary>
 public sealed class BufferedBodyEquivalenceTests
 {
@@ -18,7 +18,7 @@ public sealed class BufferedBodyEquivalenceTests
     private const int Span = 64 * 1024;
 
     public static TheoryData<string> Shapes() =>
-        ["canonical", "reversed", "awkward text", "mixed", "long value", "syntax error", "refused byte", "cut short", "lines between, broken", "indented, broken", "mixed layouts, broken"];
+        ["canonical", "reversed", "awkward text", "mixed", "upper-case ids", "long value", "syntax error", "refused byte", "cut short", "lines between, broken", "indented, broken", "mixed layouts, broken"];
 
     [Theory]
     [MemberData(nameof(Shapes))]
@@ -30,7 +30,7 @@ public sealed class BufferedBodyEquivalenceTests
             var body = Body(shape, shift);
             Assert.True(body.Length > 2 * Span, $"{shape}: {body.Length} bytes, shorter than the segments need");
             var expected = BothPaths.ObjectPath(body);
-            foreach (var segment in new[] { 4096, 1000, 333, Span + 1 })
+            foreach (var segment in new[] { 16384, 4096, 1000, 333, Span + 1 })
             {
                 var difference = Answer.Difference(expected, BothPaths.Transcoder(AtOnce(body, segment), body.Length));
                 Assert.True(difference is null, $"{shape}, shifted by {shift}, in segments of {segment}: {difference}");
@@ -46,6 +46,7 @@ public sealed class BufferedBodyEquivalenceTests
             "reversed" => Bodies.Reversed(500, seed: 2),
             "awkward text" => Bodies.Canonical(400, seed: 3, GeneratedText.Awkward),
             "mixed" => Mixed(),
+            "upper-case ids" => UpperCaseIds(),
             "long value" => Encoding.UTF8.GetBytes(EnvelopeJson.Envelope(
                 EnvelopeJson.Widget(), EnvelopeJson.Widget("property3", "\"" + new string('v', 3 * Span) + "\""), EnvelopeJson.Widget())),
             "syntax error" => WithAt(Bodies.Canonical(500, seed: 4), Span + 5, "nul"u8),
@@ -68,6 +69,14 @@ public sealed class BufferedBodyEquivalenceTests
         var reversed = Encoding.UTF8.GetString(Bodies.Reversed(500, seed: 6));
         var widgets = Widgets(canonical).Zip(Widgets(reversed), (c, r) => (c, r)).Select((pair, i) => i % 5 == 2 ? pair.r : pair.c);
         return Envelope(widgets);
+    }
+
+    // Every ninth widget's Guid in upper case, which ends a run of copied widgets and is written lowered.
+    private static byte[] UpperCaseIds()
+    {
+        var canonical = Encoding.UTF8.GetString(Bodies.Canonical(500, seed: 11));
+        var id = "{\"id\":\"".Length;
+        return Envelope(Widgets(canonical).Select((w, i) => i % 9 == 4 ? w[..id] + w.Substring(id, 36).ToUpperInvariant() + w[(id + 36)..] : w));
     }
 
     // Every other widget with a line feed before each member, so that widgets copied as they are and widgets copied
