@@ -10,8 +10,8 @@ namespace SigningServer.Tests.Limits;
 /// <summary>
 /// SigningServer as a process on the smallest instance infra/ allows: a GC heap capped at 512 MiB
 /// (<c>DOTNET_GCHeapHardLimit</c>) and default settings. It starts, logs each strategy's body limit, refuses a body
-/// larger than <c>string</c> can be charged for with a 413 that says which strategies take it, keeping the connection,
-/// and signs that same body with <c>transcode</c>.
+/// larger than <c>string</c> can be charged for with a 413 that says which strategies take it, keeping the connection
+/// (up to a body of exactly the service's limit), and signs that same body with <c>transcode</c>.
 /// </summary>
 public sealed class SmallInstanceTests
 {
@@ -41,6 +41,14 @@ public sealed class SmallInstanceTests
 
             // Within the service's limit, so Kestrel drains the rest and the connection serves the next request.
             Assert.NotEqual(true, refused.Headers.ConnectionClose);
+        }
+
+        // Exactly the service's limit, which is Kestrel's: still drained, so still no close.
+        var serviceLimit = limits.Values.Max();
+        using (var atLimit = await client.PostAsync("/api/sign?strategy=string", Bodies.Json(new byte[serviceLimit])))
+        {
+            await ProblemResponse.AssertAsync(atLimit, HttpStatusCode.RequestEntityTooLarge);
+            Assert.NotEqual(true, atLimit.Headers.ConnectionClose);
         }
 
         using var signed = await client.PostAsync("/api/sign?strategy=transcode", Bodies.Json(body));
