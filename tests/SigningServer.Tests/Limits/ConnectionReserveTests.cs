@@ -14,11 +14,11 @@ public sealed class ConnectionReserveTests
     private const long MiB = 1024 * 1024;
 
     [Theory]
-    // 20% of the memory at 40 KiB a connection, from 1,024 to 8,192.
+    // 20% of the memory at 41 KiB a connection, from 1,024 to 8,192.
     [InlineData(64 * MiB, 1024)]
-    [InlineData(512 * MiB, 2621)]
-    [InlineData(1024 * MiB, 5242)]
-    [InlineData(1250 * MiB, 6400)]
+    [InlineData(512 * MiB, 2557)]
+    [InlineData(1024 * MiB, 5115)]
+    [InlineData(1250 * MiB, 6243)]
     [InlineData(2048 * MiB, 8192)]
     [InlineData(24 * 1024 * MiB, 8192)]
     public void The_connection_cap_holds_what_a_share_of_memory_holds(long availableBytes, long connections) =>
@@ -27,8 +27,8 @@ public sealed class ConnectionReserveTests
     [Fact]
     public void The_reserve_counts_the_transports_buffer_and_block_and_the_request_buffer_of_every_connection()
     {
-        // SigningServer's limits: 8,192 connections of 16 KiB read ahead, a 16 KiB receive block and 8 KiB.
-        Assert.Equal(320 * MiB, InFlightBudgetSizing.KestrelReserveBytes(8192, 8 * 1024, 16 * 1024));
+        // SigningServer's limits: 8,192 connections of 17 KiB read ahead, a 16 KiB receive block and 8 KiB.
+        Assert.Equal(328 * MiB, InFlightBudgetSizing.KestrelReserveBytes(8192, 8 * 1024, 17 * 1024));
 
         // Kestrel's buffers at their defaults with no cap (the Functions worker's, before AddSigning sets the
         // transport's): 100 connections of 1 MiB, 1 MiB and a 16 KiB block.

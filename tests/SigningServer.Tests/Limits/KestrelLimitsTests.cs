@@ -35,20 +35,20 @@ public sealed class KestrelLimitsTests(KestrelLimitsServerFactory factory) : ICl
         Assert.Equal(4 * 1024, limits.MaxRequestLineSize);
         Assert.Equal(8 * 1024, limits.MaxRequestHeadersTotalSize);
         var sockets = factory.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value;
-        Assert.Equal(16 * 1024, sockets.MaxReadBufferSize);
+        Assert.Equal(17 * 1024, sockets.MaxReadBufferSize);
         Assert.False(sockets.WaitForDataBeforeAllocatingBuffer);
     }
 
     // The transport's settings on options of their own: the server above builds its options once for the whole class,
     // while whichever test first asks for them runs, so a check there does not always see them being made.
     [Fact]
-    public void The_transport_reads_at_most_16_KiB_ahead_straight_into_a_block()
+    public void The_transport_reads_at_most_17_KiB_ahead_straight_into_a_block()
     {
         var sockets = new SocketTransportOptions();
 
         SigningKestrelLimits.ApplyReadBuffer(sockets);
 
-        Assert.Equal(16 * 1024, sockets.MaxReadBufferSize);
+        Assert.Equal(17 * 1024, sockets.MaxReadBufferSize);
         Assert.False(sockets.WaitForDataBeforeAllocatingBuffer);
     }
 

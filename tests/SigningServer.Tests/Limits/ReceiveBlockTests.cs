@@ -11,7 +11,8 @@ namespace SigningServer.Tests.Limits;
 
 /// <summary>
 /// Kestrel over a real socket takes its memory where <see cref="SigningKestrelLimits.ApplyReceiveBlocks"/> says: a body
-/// reaches the endpoint in segments of 16 KiB, where Kestrel's own blocks give 4 KiB.
+/// reaches the endpoint in segments of 16 KiB, where Kestrel's own blocks give 4 KiB; and it reads as far ahead as
+/// <see cref="SigningKestrelLimits.ApplyReadBuffer"/> says: one block, and the next.
 /// </summary>
 public sealed class ReceiveBlockTests
 {
@@ -66,6 +67,48 @@ public sealed class ReceiveBlockTests
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Equal(largest, segment);
+        await app.StopAsync();
+    }
+
+    // The endpoint takes everything it is given, waits, and reads again: what it finds then is what the transport
+    // received meanwhile. Reading at most one block ahead, the transport stops after one receive; with ours, it has the
+    // next block ready too, so an endpoint that works on one block does not wait for the next.
+    [Theory]
+    [InlineData(true, 2 * ReceiveBlockPool.BlockSize)]
+    [InlineData(false, ReceiveBlockPool.BlockSize)]
+    public async Task While_the_endpoint_works_the_transport_receives_two_blocks_ahead(bool ourReadBuffer, long ready)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.WebHost.UseKestrel().UseUrls("http://127.0.0.1:0").UseSockets(sockets =>
+        {
+            SigningKestrelLimits.ApplyReadBuffer(sockets);
+            if (!ourReadBuffer)
+            {
+                sockets.MaxReadBufferSize = ReceiveBlockPool.BlockSize;
+            }
+        });
+        SigningKestrelLimits.ApplyReceiveBlocks(builder.Services);
+
+        await using var app = builder.Build();
+        long found = 0;
+        app.MapPost("/", async (HttpRequest request) =>
+        {
+            var first = await request.BodyReader.ReadAsync();
+            request.BodyReader.AdvanceTo(first.Buffer.End);
+            await Task.Delay(TimeSpan.FromMilliseconds(500));
+            var second = await request.BodyReader.ReadAsync();
+            found = second.Buffer.Length;
+            request.BodyReader.AdvanceTo(second.Buffer.End);
+            await request.Body.CopyToAsync(Stream.Null);
+            return Results.Ok();
+        });
+        await app.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(app.Urls.First()) };
+
+        using var response = await client.PostAsync(new Uri("/", UriKind.Relative), new ByteArrayContent(new byte[1024 * 1024]));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(ready, found);
         await app.StopAsync();
     }
 }
