@@ -11,9 +11,11 @@
 #
 # Prints one line per round (requests per second, p99 and processor time per request, each as a ratio to the floor's
 # in the same round; the processor time also split into user and kernel time, the strategy's less the floor's, in
-# microseconds per request), then the median, lowest and highest of each. The servers are started as run-local.sh starts
-# them (Release, Production, SigningServer's Kestrel, server GC, per-request logging off) and stopped however the
-# script ends. Needs the .NET SDK, curl and wrk (installed from Debian's packages when missing and running as root).
+# microseconds per request), then the median, lowest and highest of each, and for the requests per second and the p99
+# the interval that holds the true median with at least 95% confidence (from the rounds' order alone). The servers are
+# started as run-local.sh starts them (Release, Production, SigningServer's Kestrel, server GC, per-request logging
+# off) and stopped however the script ends. Needs the .NET SDK, curl and wrk (installed from Debian's packages when
+# missing and running as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -108,5 +110,16 @@ summary() {
     f = "%." d "f"
     printf "median " f " (" f " to " f ")", m, v[1], v[NR] }'
 }
-echo "$strategy against the floor over $rounds rounds: req/s $(summary 2); p99 $(summary 3); CPU/req $(summary 4);" \
+# Where the median of column $1 lies, whatever the rounds' spread: between the j-th lowest and j-th highest round, j the
+# largest for which fewer than j of n rounds fall below the true median with a chance of at most 2.5% (binomial, one
+# half), so the interval holds it with at least 95% confidence. Fewer than 6 rounds allow no such interval.
+interval() {
+  sort -g -k"$1" "$out/rounds.txt" | awk -v k="$1" '{ v[NR] = $k } END {
+    n = NR; p = 0.5 ^ n; below = 0; j = 0
+    for (i = 0; i < n && below + p <= 0.025; i++) { below += p; j = i + 1; p = p * (n - i) / (i + 1) }
+    if (j == 0) { printf "too few rounds for an interval"; exit }
+    printf "%.2f to %.2f (%.1f%%)", v[j], v[n - j + 1], 100 * (1 - 2 * below) }'
+}
+echo "$strategy against the floor over $rounds rounds: req/s $(summary 2), the median within $(interval 2);" \
+  "p99 $(summary 3), the median within $(interval 3); CPU/req $(summary 4);" \
   "beyond the floor's, user us/req $(summary 7 0), kernel us/req $(summary 8 0)"
