@@ -117,9 +117,9 @@ interval() {
   sort -g -k"$1" "$out/rounds.txt" | awk -v k="$1" '{ v[NR] = $k } END {
     n = NR; p = 0.5 ^ n; below = 0; j = 0
     for (i = 0; i < n && below + p <= 0.025; i++) { below += p; j = i + 1; p = p * (n - i) / (i + 1) }
-    if (j == 0) { printf "too few rounds for an interval"; exit }
-    printf "%.2f to %.2f (%.1f%%)", v[j], v[n - j + 1], 100 * (1 - 2 * below) }'
+    if (j == 0) { printf "too few rounds to place the median"; exit }
+    printf "the median within %.2f to %.2f (%.1f%%)", v[j], v[n - j + 1], 100 * (1 - 2 * below) }'
 }
-echo "$strategy against the floor over $rounds rounds: req/s $(summary 2), the median within $(interval 2);" \
-  "p99 $(summary 3), the median within $(interval 3); CPU/req $(summary 4);" \
+echo "$strategy against the floor over $rounds rounds: req/s $(summary 2), $(interval 2);" \
+  "p99 $(summary 3), $(interval 3); CPU/req $(summary 4);" \
   "beyond the floor's, user us/req $(summary 7 0), kernel us/req $(summary 8 0)"
