@@ -115,8 +115,8 @@ summary() {
 # half), so the interval holds it with at least 95% confidence. Fewer than 6 rounds allow no such interval.
 interval() {
   sort -g -k"$1" "$out/rounds.txt" | awk -v k="$1" '{ v[NR] = $k } END {
-    n = NR; p = 0.5 ^ n; below = 0; j = 0
-    for (i = 0; i < n && below + p <= 0.025; i++) { below += p; j = i + 1; p = p * (n - i) / (i + 1) }
+    n = NR; p = 0.5 ^ n; below = 0
+    for (j = 0; j < n && below + p <= 0.025; j++) { below += p; p = p * (n - j) / (j + 1) }
     if (j == 0) { printf "too few rounds to place the median"; exit }
     printf "the median within %.2f to %.2f (%.1f%%)", v[j], v[n - j + 1], 100 * (1 - 2 * below) }'
 }
