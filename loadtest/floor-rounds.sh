@@ -7,7 +7,12 @@
 # rounds is the figure to quote. See docs/load-test.md.
 #
 #   loadtest/floor-rounds.sh [--widgets 3000] [--rounds 10] [--seconds 5] [--warmup 20] [--connections 8]
-#                            [--strategy transcode] [--out artifacts/floor-rounds]
+#                            [--strategy transcode] [--out artifacts/floor-rounds] [--baseline DIR]
+#
+# --baseline DIR puts another checkout of this repository (git worktree add DIR COMMIT) in the floor's place: its
+# SigningServer, built in Release from DIR and started as this one is, signs with the same strategy, so each round
+# compares a change with the code before it as it compares a strategy with the floor, and every figure below is then
+# a ratio to the baseline's.
 #
 # Prints one line per round (requests per second, p99 and processor time per request, each as a ratio to the floor's
 # in the same round; the processor time also split into user and kernel time, the strategy's less the floor's, in
@@ -27,6 +32,7 @@ connections=8
 strategy=transcode
 out=artifacts/floor-rounds
 host=server
+baseline=
 while [ $# -gt 0 ]; do
   case "$1" in
     --widgets) widgets=${2:?}; shift 2 ;;
@@ -36,6 +42,7 @@ while [ $# -gt 0 ]; do
     --connections) connections=${2:?}; shift 2 ;;
     --strategy) strategy=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
+    --baseline) baseline=${2:?}; shift 2 ;;
     *) echo "Unknown option '$1'; see the comment at the top of $0." >&2; exit 2 ;;
   esac
 done
@@ -43,6 +50,8 @@ done
 for number in $widgets $rounds $seconds $warmup $connections; do
   [[ "$number" =~ ^[1-9][0-9]*$ ]] || { echo "Not a whole number of at least 1: '$number'." >&2; exit 2; }
 done
+[[ -z "$baseline" || -f "$baseline/src/SigningServer/SigningServer.csproj" ]] ||
+  { echo "--baseline takes a checkout of this repository (git worktree add DIR COMMIT), not '$baseline'." >&2; exit 2; }
 
 # shellcheck source=lib/server.sh
 . loadtest/lib/server.sh
@@ -52,7 +61,13 @@ require_wrk
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 build_release
-build_floor
+if [ -n "$baseline" ]; then
+  build_baseline "$baseline"
+  reference=baseline
+else
+  build_floor
+  reference=floor
+fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 payload="$out/widgets-$widgets.payload.json"
@@ -76,8 +91,9 @@ drive() {
 }
 
 floor_sign="$floor_url/api/sign"
+[ -z "$baseline" ] || floor_sign="$floor_sign?strategy=$strategy"
 strategy_sign="$strategy_url/api/sign?strategy=$strategy"
-echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s on the floor and ${seconds} s on $strategy"
+echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s on the $reference and ${seconds} s on $strategy"
 drive "$floor_sign" "$warmup" "$floor_pid" >/dev/null
 drive "$strategy_sign" "$warmup" "$strategy_pid" >/dev/null
 
@@ -99,7 +115,7 @@ for round in $(seq "$rounds"); do
       printf "%d %.3f %.3f %.3f %.1f %.1f %.0f %.0f\n", r, (sq / sm) / (fq / fm), sp / fp, (st / sq) / (ft / fq), fq * 1e6 / fm, sq * 1e6 / sm,
         (su / sq - fu / fq) * us, ((st - su) / sq - (ft - fu) / fq) * us
     }' | tee -a "$out/rounds.txt" |
-    awk '{ printf "round %d: floor %.1f req/s, %s %.1f req/s; req/s %.2f, p99 %.2f, CPU/req %.2f of the floor; beyond it, user %+d us/req, kernel %+d\n", $1, $5, "'"$strategy"'", $6, $2, $3, $4, $7, $8 }'
+    awk -v ref="$reference" -v strategy="$strategy" '{ printf "round %d: %s %.1f req/s, %s %.1f req/s; req/s %.2f, p99 %.2f, CPU/req %.2f of the %s; beyond it, user %+d us/req, kernel %+d\n", $1, ref, $5, strategy, $6, $2, $3, $4, ref, $7, $8 }'
 done
 
 # The median (of an even count, the mean of the middle two), lowest and highest of column $1 of rounds.txt, with $2
@@ -120,6 +136,6 @@ interval() {
     if (j == 0) { printf "too few rounds to place the median"; exit }
     printf "the median within %.2f to %.2f (%.1f%%)", v[j], v[n - j + 1], 100 * (1 - 2 * below) }'
 }
-echo "$strategy against the floor over $rounds rounds: req/s $(summary 2), $(interval 2);" \
+echo "$strategy against the $reference over $rounds rounds: req/s $(summary 2), $(interval 2);" \
   "p99 $(summary 3), $(interval 3); CPU/req $(summary 4);" \
-  "beyond the floor's, user us/req $(summary 7 0), kernel us/req $(summary 8 0)"
+  "beyond the $reference's, user us/req $(summary 7 0), kernel us/req $(summary 8 0)"

@@ -8,6 +8,7 @@
 # free loopback port, logging at Warning; its Kestrel limits and server GC are SigningServer's by construction.
 
 floor_dir=
+baseline_dir=
 
 # Builds the floor in Release and sets floor_dir, where start_floor runs it from. Run from the repository's root.
 build_floor() {
@@ -15,8 +16,23 @@ build_floor() {
   floor_dir=bench/Signing.WireFloor/bin/Release/net10.0
 }
 
-# Starts the floor on a free loopback port, writing its output to $1, and waits for Kestrel's "Now listening on:".
+# Builds SigningServer in Release in checkout $1 and sets baseline_dir, so that start_floor starts that server in the
+# floor's place (floor-rounds.sh --baseline).
+build_baseline() {
+  dotnet build "$1/src/SigningServer/SigningServer.csproj" -c Release -v quiet -nologo
+  baseline_dir=$(cd "$1/src/SigningServer/bin/Release/net10.0" && pwd)
+}
+
+# Starts the floor (or the baseline's SigningServer, started as start_server starts this one) on a free loopback port,
+# writing its output to $1, and waits for Kestrel's "Now listening on:".
 start_floor() {
+  if [ -n "$baseline_dir" ]; then
+    local own_dir=$server_dir
+    server_dir=$baseline_dir
+    start_server "$1"
+    server_dir=$own_dir
+    return
+  fi
   start_process "$floor_dir" "The wire floor" "$1" Signing__Key="$(new_key)" ASPNETCORE_ENVIRONMENT=Production \
     dotnet Signing.WireFloor.dll --urls http://127.0.0.1:0
 }
@@ -45,7 +61,9 @@ strategy_url=
 start_floor_and_server() {
   trap stop_floor_and_server EXIT
   trap 'exit 130' INT TERM
-  start_floor "$1/floor.server.log"
+  local reference=floor
+  [ -z "$baseline_dir" ] || reference=baseline
+  start_floor "$1/$reference.server.log"
   floor_pid=$server_pid floor_url=$base_url
   start_server "$1/$2.server.log" "${@:3}"
   strategy_pid=$server_pid strategy_url=$base_url
