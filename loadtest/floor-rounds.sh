@@ -9,10 +9,10 @@
 #   loadtest/floor-rounds.sh [--widgets 3000] [--rounds 10] [--seconds 5] [--warmup 20] [--connections 8]
 #                            [--strategy transcode] [--out artifacts/floor-rounds] [--baseline DIR]
 #
-# --baseline DIR puts another checkout of this repository (git worktree add DIR COMMIT) in the floor's place: its
-# SigningServer, built in Release from DIR and started as this one is, signs with the same strategy, so each round
-# compares a change with the code before it as it compares a strategy with the floor, and every figure below is then
-# a ratio to the baseline's.
+# --baseline DIR (absolute, or relative to this repository's root) puts another checkout of this repository (git
+# worktree add DIR COMMIT) in the floor's place: its SigningServer, built in Release from DIR and started as this one
+# is, signs with the same strategy, so each round compares a change with the code before it as it compares a strategy
+# with the floor, and every figure below is then a ratio to the baseline's.
 #
 # Prints one line per round (requests per second, p99 and processor time per request, each as a ratio to the floor's
 # in the same round; the processor time also split into user and kernel time, the strategy's less the floor's, in
