@@ -6,7 +6,7 @@
 #
 #   loadtest/floor-profile.sh [--widgets 3000] [--rounds 2] [--seconds 8] [--warmup 15] [--connections 8]
 #                             [--strategy transcode] [--top 25] [--out artifacts/floor-profile]
-#                             [--annotate Class:Method]
+#                             [--annotate Class:Method] [--host server|functions]
 #
 # Prints, per round, the floor's and the strategy's microseconds per request for each library and for the named symbols
 # that take the most, highest first: each one's share of perf's samples times the server's processor time per request
@@ -20,6 +20,10 @@
 # samples in that code are counted per instruction, and each block of the listing gets its share of the method's
 # samples and of the request, in the JIT's own block names (G_M000_IG79) and offsets; the listing with every
 # instruction's share is written beside the perf data ($strategy.ROUND.annotated.txt), to read what each block does.
+#
+# --host functions profiles the strategy in the published Functions worker under tests/SigningFunctions.TestHost
+# (loadtest/lib/server.sh) instead of SigningServer: perf records the worker's process, and its processor time per
+# request is the worker's alone, as run-local.sh counts it; the test host's forwarding runs on the same cores uncounted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +48,7 @@ while [ $# -gt 0 ]; do
     --top) top=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     --annotate) annotate=${2:?}; shift 2 ;;
+    --host) host=${2:?}; shift 2 ;;
     *) echo "Unknown option '$1'; see the comment at the top of $0." >&2; exit 2 ;;
   esac
 done
@@ -59,6 +64,7 @@ command -v perf >/dev/null || { echo "perf is missing: apt-get install linux-per
 . loadtest/lib/server.sh
 # shellcheck source=lib/floor.sh
 . loadtest/lib/floor.sh
+check_host
 require_wrk
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
@@ -77,6 +83,8 @@ jit=()
 [ -z "$annotate" ] || jit=(DOTNET_JitDisasm="*$annotate" DOTNET_JitDisasmWithCodeBytes=1 DOTNET_JitStdOutFile="$listing")
 start_floor_and_server "$out" "$strategy" "${jit[@]}"
 unset DOTNET_PerfMapEnabled DOTNET_EnableWriteXorExecute
+# The process that signs: SigningServer itself, or the worker under the test host.
+strategy_pid=$signer_pid
 # Where the strategy's server maps its compiled code for perf; it stays after the server exits.
 code_map=/tmp/perf-$strategy_pid.map
 
@@ -135,7 +143,7 @@ annotate_method() {
 }
 
 annotations=()
-echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s under perf on the floor and on $strategy"
+echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s under perf on the floor and on $strategy ($(host_description))"
 drive "$floor_url/api/sign" "$warmup" >/dev/null
 drive "$strategy_url/api/sign?strategy=$strategy" "$warmup" >/dev/null
 
