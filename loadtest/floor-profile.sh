@@ -83,10 +83,9 @@ jit=()
 [ -z "$annotate" ] || jit=(DOTNET_JitDisasm="*$annotate" DOTNET_JitDisasmWithCodeBytes=1 DOTNET_JitStdOutFile="$listing")
 start_floor_and_server "$out" "$strategy" "${jit[@]}"
 unset DOTNET_PerfMapEnabled DOTNET_EnableWriteXorExecute
-# The process that signs: SigningServer itself, or the worker under the test host.
-strategy_pid=$signer_pid
-# Where the strategy's server maps its compiled code for perf; it stays after the server exits.
-code_map=/tmp/perf-$strategy_pid.map
+# Where the strategy's server (the worker, under the test host) maps its compiled code for perf; it stays after the
+# server exits.
+code_map=/tmp/perf-$strategy_signer_pid.map
 
 # Drives $1 for $2 seconds and prints the requests wrk counted (loadtest/local/sign.lua's summary line).
 drive() {
@@ -149,7 +148,7 @@ drive "$strategy_url/api/sign?strategy=$strategy" "$warmup" >/dev/null
 
 for round in $(seq "$rounds"); do
   for who in floor "$strategy"; do
-    if [ "$who" = floor ]; then url="$floor_url/api/sign" pid=$floor_pid; else url="$strategy_url/api/sign?strategy=$strategy" pid=$strategy_pid; fi
+    if [ "$who" = floor ]; then url="$floor_url/api/sign" pid=$floor_pid; else url="$strategy_url/api/sign?strategy=$strategy" pid=$strategy_signer_pid; fi
     data="$out/$who.$round.perf.data"
     # perf stops a moment before wrk does, so that every sample falls within the drive.
     perf record -F 1999 -p "$pid" -o "$data" -- sleep $((seconds - 1)) >/dev/null 2>&1 &

@@ -53,11 +53,14 @@ read_floor_cpu() {
 floor_pid=
 floor_url=
 strategy_pid=
+strategy_signer_pid=
 strategy_url=
 
 # Starts the floor and SigningServer side by side (floor-rounds.sh, floor-profile.sh), with their logs in directory $1
 # (SigningServer's named after strategy $2), and stops both however the script ends; any further arguments are
-# NAME=value settings for SigningServer alone. Sets floor_pid, floor_url, strategy_pid and strategy_url.
+# NAME=value settings for SigningServer alone. Sets floor_pid, floor_url, strategy_pid (the process started, which
+# stop_floor_and_server stops), strategy_signer_pid (the one that signs: the worker under --host functions) and
+# strategy_url.
 start_floor_and_server() {
   trap stop_floor_and_server EXIT
   trap 'exit 130' INT TERM
@@ -66,7 +69,7 @@ start_floor_and_server() {
   start_floor "$1/$reference.server.log"
   floor_pid=$server_pid floor_url=$base_url
   start_server "$1/$2.server.log" "${@:3}"
-  strategy_pid=$server_pid strategy_url=$base_url
+  strategy_pid=$server_pid strategy_signer_pid=$signer_pid strategy_url=$base_url
 }
 
 stop_floor_and_server() {
@@ -75,5 +78,5 @@ stop_floor_and_server() {
   server_pid=$strategy_pid
   stop_server
   # Stopped once: the EXIT trap, after a script's own call, finds nothing to stop.
-  floor_pid= strategy_pid=
+  floor_pid= strategy_pid= strategy_signer_pid=
 }
