@@ -1,6 +1,7 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.IO.Pipelines;
+using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Http.HttpResults;
@@ -290,10 +291,22 @@ internal sealed class EnvelopeRequestReader(
                 {
                     CloseAfterResponse(request.HttpContext);
                 }
-                else if (e.StatusCode == StatusCodes.Status413PayloadTooLarge && bodyLimits[strategy] < options.Value.MaxRequestBodyBytes)
+                else if (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
                 {
-                    // Past the strategy's own limit, below the service's: say which strategies take more.
-                    return TooLarge(strategy, bodyLimits[strategy] + 1);
+                    if (bodyLimits[strategy] < options.Value.MaxRequestBodyBytes)
+                    {
+                        // Past the strategy's own limit, below the service's: say which strategies take more.
+                        return TooLarge(strategy, bodyLimits[strategy] + 1);
+                    }
+                }
+                else
+                {
+                    // The body broke off part-way (cut short, badly framed, too slow for Kestrel) or did not decode:
+                    // what follows on the connection is no next request. Kestrel, told so, answers with a close (or,
+                    // when the client has gone, just closes); otherwise it reads on, and after a read that examined
+                    // bytes it did not consume (transcode's, in the middle of a token) its reader is still mid-read,
+                    // which it logs as a connection that "ended abnormally".
+                    request.HttpContext.Features.Get<IConnectionLifetimeNotificationFeature>()?.RequestClose();
                 }
 
                 return SignProblems.BadRequest(e);

@@ -36,12 +36,17 @@ internal sealed class RawHttpConnection : IDisposable
         }
     }
 
-    /// <summary>The head of a POST to <paramref name="pathAndQuery"/> with <paramref name="headers"/> (each ending in CRLF).</summary>
-    public static byte[] PostHead(Uri baseAddress, string pathAndQuery, string headers)
+    /// <summary>
+    /// The head of a POST to <paramref name="pathAndQuery"/> with <paramref name="headers"/> (each ending in CRLF); with
+    /// <c>Connection: close</c> unless <paramref name="keepAlive"/>, as HTTP clients ask by default, which leaves the
+    /// server to read the connection's next request after this one.
+    /// </summary>
+    public static byte[] PostHead(Uri baseAddress, string pathAndQuery, string headers, bool keepAlive = false)
     {
         ArgumentNullException.ThrowIfNull(baseAddress);
+        var connection = keepAlive ? "" : "Connection: close\r\n";
         return Encoding.ASCII.GetBytes(
-            $"POST {pathAndQuery} HTTP/1.1\r\nHost: {baseAddress.Authority}\r\nConnection: close\r\nContent-Type: application/json\r\n{headers}\r\n");
+            $"POST {pathAndQuery} HTTP/1.1\r\nHost: {baseAddress.Authority}\r\n{connection}Content-Type: application/json\r\n{headers}\r\n");
     }
 
     /// <summary>`body` as chunks of 8 KiB, without the terminating chunk: a chunked upload that stops there.</summary>
