@@ -37,9 +37,9 @@ internal sealed class RawHttpConnection : IDisposable
     }
 
     /// <summary>
-    /// The head of a POST to <paramref name="pathAndQuery"/> with <paramref name="headers"/> (each ending in CRLF); with
-    /// <c>Connection: close</c> unless <paramref name="keepAlive"/>, as HTTP clients ask by default, which leaves the
-    /// server to read the connection's next request after this one.
+    /// The head of a POST to <paramref name="pathAndQuery"/> with <paramref name="headers"/> (each ending in CRLF), asking
+    /// for <c>Connection: close</c> unless <paramref name="keepAlive"/>. A keep-alive request, which is what HTTP clients
+    /// send by default, leaves the server reading the connection's next request after it.
     /// </summary>
     public static byte[] PostHead(Uri baseAddress, string pathAndQuery, string headers, bool keepAlive = false)
     {
