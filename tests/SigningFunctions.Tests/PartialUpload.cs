@@ -45,5 +45,16 @@ internal sealed class PartialUpload : IDisposable
         return await reader.ReadToEndAsync(timeout.Token);
     }
 
+    /// <summary>Goes away without the rest of the body: a reset when <paramref name="reset"/>, otherwise a close.</summary>
+    public void Close(bool reset)
+    {
+        if (reset)
+        {
+            _socket.Client.LingerState = new LingerOption(true, 0);
+        }
+
+        _socket.Client.Close();
+    }
+
     public void Dispose() => _socket.Dispose();
 }

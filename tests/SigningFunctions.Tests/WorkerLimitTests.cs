@@ -9,8 +9,8 @@ namespace SigningFunctions.Tests;
 
 /// <summary>
 /// The limits that protect the worker, through the test host: the in-flight budget refuses with 503 and
-/// <c>Retry-After</c> while another request holds it, and a body that stops arriving is cut off by the worker's own
-/// stall timeout, its memory released at once.
+/// <c>Retry-After</c> while another request holds it, a body that stops arriving is cut off by the worker's own
+/// stall timeout, and one whose client goes away ends quietly; either way its memory is released at once.
 /// </summary>
 [Collection(PublishedWorkerGroup.Name)]
 public sealed class WorkerLimitTests(PublishedWorker worker)
@@ -70,5 +70,48 @@ public sealed class WorkerLimitTests(PublishedWorker worker)
         Assert.Contains("Body stalled", answer, StringComparison.Ordinal);
         using var after = await client.PostAsync("/api/sign?strategy=" + strategy, KnownAnswers.Json(KnownAnswers.TwoWidgets));
         Assert.Equal(HttpStatusCode.OK, after.StatusCode);
+    }
+
+    /// <remarks>
+    /// The host's forwarder ends its own request to the worker when the client goes, so the worker sees its reader
+    /// fail mid-body whatever the client did. SigningServer's ClientDisconnectTests cover the clients themselves.
+    /// </remarks>
+    [Theory]
+    [InlineData("recyclable", false)]
+    [InlineData("recyclable", true)]
+    [InlineData("transcode", false)]
+    [InlineData("transcode", true)]
+    public async Task A_client_gone_mid_upload_gives_its_memory_back_and_leaves_no_fault(string strategy, bool reset)
+    {
+        var host = await worker.HostAsync(WorkerSettings.Shared);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+        var body = CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeGenerator.Create(600, 7), CanonicalJson.Settings));
+        // A query parameter the endpoint ignores finds this request's lines among all the shared worker has said.
+        var path = $"/api/sign?strategy={strategy}&upload={Guid.NewGuid():N}";
+        using (var gone = await PartialUpload.StartAsync(host.BaseAddress, path, body, 64 * 1024))
+        {
+            await WorkerStats.UntilInFlightAsync(client, inUse => inUse > 0, "the upload arriving");
+            gone.Close(reset);
+        }
+
+        await WorkerStats.UntilInFlightAsync(client, inUse => inUse == 0, "the upload ended");
+
+        // The worker's log comes over gRPC after the request has ended, and Kestrel's word on the connection after that.
+        bool Finished(string line) => line.Contains("Request finished HTTP/1.1 POST", StringComparison.Ordinal) && line.Contains(path, StringComparison.Ordinal);
+        var waited = Stopwatch.StartNew();
+        while (!host.Output.Lines.Any(Finished) && waited.Elapsed < TimeSpan.FromSeconds(10))
+        {
+            await Task.Delay(50);
+        }
+
+        await Task.Delay(200);
+        var lines = host.Output.Lines.SkipWhile(l => !l.Contains(path, StringComparison.Ordinal)).ToArray();
+        Assert.Contains(lines, Finished);
+        Assert.DoesNotContain(lines, l =>
+            l.Contains("ended abnormally", StringComparison.Ordinal) ||
+            l.StartsWith("[log Error", StringComparison.Ordinal) ||
+            l.StartsWith("[log Critical", StringComparison.Ordinal));
+        using var after = await client.PostAsync("/api/sign?strategy=" + strategy, KnownAnswers.Json(KnownAnswers.TwoWidgets));
+        Assert.True(after.StatusCode == HttpStatusCode.OK, $"{(int)after.StatusCode} after the client went.{Environment.NewLine}{host.Output.Tail()}");
     }
 }
