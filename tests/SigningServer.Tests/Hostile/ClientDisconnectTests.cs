@@ -1,7 +1,4 @@
 using System.Globalization;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Options;
-using Signing.Http;
 using Signing.Http.Memory;
 using Signing.Transcoding;
 using SigningServer.Tests.Clients;
@@ -79,11 +76,6 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
             {
                 var headers = chunked ? "Transfer-Encoding: chunked\r\n" : $"Content-Length: {Envelope.Length.ToString(CultureInfo.InvariantCulture)}\r\n";
                 await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, $"/api/sign?strategy={strategy}", headers, keepAlive));
-                if (upload != Upload.ResetAfterHeaders)
-                {
-                    await connection.SendAsync(chunked ? RawHttpConnection.Chunks(Envelope.AsSpan(0, Sent)) : Envelope.AsMemory(0, Sent));
-                }
-
                 if (upload == Upload.ResetAfterHeaders)
                 {
                     // Nothing shows the endpoint waiting for a first byte: it is given the time to get there.
@@ -91,6 +83,8 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
                 }
                 else
                 {
+                    await connection.SendAsync(chunked ? RawHttpConnection.Chunks(Envelope.AsSpan(0, Sent)) : Envelope.AsMemory(0, Sent));
+
                     // Charged for every byte sent, the endpoint has read them all, and its next read is the one that
                     // waits: the read a body cut short ends.
                     var charge = ChargeFor(strategy, Sent);
@@ -178,7 +172,7 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
     // What the endpoint is charged once it has read bodyBytes of a body for strategy.
     private long ChargeFor(string strategy, long bodyBytes)
     {
-        var blockSize = factory.Services.GetRequiredService<IOptions<SigningOptions>>().Value.RecyclableMemoryStream.BlockSize;
+        var blockSize = factory.Pool.Options.BlockSize;
         return strategy == TranscodingSigner.StrategyName
             ? RequestMemory.ForTranscode(bodyBytes, blockSize)
             : RequestMemory.ForArrivedBody(bodyBytes, blockSize);
