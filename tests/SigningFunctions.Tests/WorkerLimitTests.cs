@@ -4,6 +4,7 @@ using System.Text;
 using Newtonsoft.Json;
 using Signing;
 using Signing.Generation;
+using Signing.Tests.Waiting;
 
 namespace SigningFunctions.Tests;
 
@@ -98,12 +99,7 @@ public sealed class WorkerLimitTests(PublishedWorker worker)
 
         // The worker's log comes over gRPC after the request has ended, and Kestrel's word on the connection after that.
         bool Finished(string line) => line.Contains("Request finished HTTP/1.1 POST", StringComparison.Ordinal) && line.Contains(path, StringComparison.Ordinal);
-        var waited = Stopwatch.StartNew();
-        while (!host.Output.Lines.Any(Finished) && waited.Elapsed < TimeSpan.FromSeconds(10))
-        {
-            await Task.Delay(50);
-        }
-
+        await BoundedWait.UntilAsync(() => host.Output.Lines.Any(Finished), TimeSpan.FromSeconds(10));
         await Task.Delay(200);
         var lines = host.Output.Lines.SkipWhile(l => !l.Contains(path, StringComparison.Ordinal)).ToArray();
         Assert.Contains(lines, Finished);

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Signing.Http.Memory;
+using Signing.Tests.Waiting;
 using Signing.Transcoding;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Signing.Tests.Waiting;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
 

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Http.Json;
 using Signing.Http;
+using Signing.Tests.Waiting;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
 

@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
 using Signing.Http.Memory;
+using Signing.Tests.Waiting;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
 

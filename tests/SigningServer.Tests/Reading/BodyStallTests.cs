@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using Signing.Tests.Waiting;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
 

@@ -1,8 +1,11 @@
 using System.Diagnostics;
 
-namespace SigningServer.Tests.Hosts;
+namespace Signing.Tests.Waiting;
 
-/// <summary>Polls for something the server does after the client is gone, for a bounded time.</summary>
+/// <summary>
+/// Polls for something a server does in its own time (after a client has gone, or in its log), for a bounded time: the
+/// tests of both hosts wait this way.
+/// </summary>
 internal static class BoundedWait
 {
     /// <summary>Polls <paramref name="condition"/> every 20 ms until it holds or <paramref name="limit"/> passes; returns how long it took, or null.</summary>
