@@ -252,7 +252,7 @@ internal static class CanonicalRun
         closes &= closes - 1;
         Unsafe.Add(ref slot, 2) = block + BitOperations.TrailingZeroCount(closes);
 
-        // Stryker disable once Equality : one slot more is written past the count, as the three above may be.
+        // Stryker disable once Equality : one slot more is written past the block's n, as the three above may be.
         for (var i = 3; i < n; i++)
         {
             closes &= closes - 1;
