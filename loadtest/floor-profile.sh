@@ -9,7 +9,8 @@
 #                             [--annotate Class:Method] [--host server|functions]
 #
 # Prints, per round, the floor's and the strategy's microseconds per request for each library and for the named symbols
-# that take the most, highest first: each one's share of perf's samples times the server's processor time per request
+# that take the most, highest first, then the symbols whose time differs most between the two (the strategy's less the
+# floor's, with the sum over every symbol, so the long tail of small items shows too): each one's share of perf's samples times the server's processor time per request
 # over the drive (from /proc/PID/stat, as floor-rounds.sh reads it), so that a late start of perf's recording changes no
 # figure. Libraries without symbols (OpenSSL's libcrypto) appear in the first list only. Needs the .NET SDK, curl, wrk
 # and perf (Debian's linux-perf; perf must be allowed to profile other processes: run as root or lower
@@ -101,6 +102,31 @@ per_request() {
       n++; s = $2; $1 = ""; $2 = ""; printf "  %8.1f %s\n", s / total * us, substr($0, 3, 150) }'
 }
 
+# Writes perf's samples in $1 by symbol, each as its share of $2 microseconds ($3 samples in all), one "us<TAB>name"
+# line each: the thread in a managed symbol's name left out, so that both servers name a method alike, and a library's
+# samples without a symbol (OpenSSL's) summed under the library's name.
+by_symbol() {
+  perf report -i "$1" --stdio --no-children --sort dso,sym -g none --show-nr-samples 2>/dev/null |
+    awk -v total="$3" -v us="$2" '/^ +[0-9]/ {
+      s = $2; dso = $3; $1 = ""; $2 = ""; name = substr($0, 3); sub(/ tid [0-9]+/, "", name); gsub(/  +/, " ", name)
+      if ($NF ~ /^0x[0-9a-f]+$/) name = dso " (no symbol)"
+      sum[name] += s } END { for (name in sum) printf "%.3f\t%s\n", sum[name] / total * us, name }'
+}
+
+# Prints the $3 symbols whose microseconds per request differ most between the strategy's by_symbol list $2 and the
+# floor's $1, the strategy's less the floor's, largest first, and the difference over all of them: where the time
+# beyond the floor goes, the long tail of small items included.
+beyond_floor() {
+  local differences
+  differences=$(awk -F '\t' 'FNR == NR { floor[$2] = $1; next } { mine[$2] = $1 }
+    END {
+      for (name in floor) if (!(name in mine)) mine[name] = 0
+      for (name in mine) printf "%.3f\t%.1f\t%.1f\t%s\n", mine[name] - floor[name], mine[name], floor[name], name
+    }' "$1" "$2" | sort -t "$(printf '\t')" -k1,1gr)
+  awk -F '\t' '{ all += $1 } END { printf "  %8.1f in all (the strategy less the floor; then each symbol: the difference, the strategy, the floor)\n", all }' <<<"$differences"
+  head -n "$3" <<<"$differences" | awk -F '\t' '{ printf "  %8.1f %8.1f %8.1f %s\n", $1, $2, $3, substr($4, 1, 140) }'
+}
+
 # Prints, for perf data $1 of the strategy's server, each block of $annotate's optimized code with its share of the
 # method's samples and of $2 microseconds (the samples of the whole process being $3), and writes the annotated
 # listing to $4. The code is the last optimized version the runtime's map names, and the listing the JIT's last Tier-1
@@ -165,10 +191,13 @@ for round in $(seq "$rounds"); do
     [ "$samples" -gt 0 ] || { echo "Round $round: perf recorded no sample of $who." >&2; exit 1; }
     per_request "$data" dso "$us" 8 "$samples"
     per_request "$data" dso,sym "$us" "$top" "$samples"
+    by_symbol "$data" "$us" "$samples" >"$out/$who.$round.symbols.tsv"
     if [ -n "$annotate" ] && [ "$who" != floor ]; then
       annotations+=("$round $us $samples")
     fi
   done
+  echo "== round $round, $strategy beyond the floor: us a request, by symbol"
+  beyond_floor "$out/floor.$round.symbols.tsv" "$out/$strategy.$round.symbols.tsv" "$top"
 done
 
 # The JIT writes its listing out as the server exits, so the method's code is read after both servers stop.
