@@ -10,9 +10,10 @@
 #
 # Prints, per round, the floor's and the strategy's microseconds per request for each library and for the named symbols
 # that take the most, highest first, then the symbols whose time differs most between the two (the strategy's less the
-# floor's, with the sum over every symbol, so the long tail of small items shows too): each one's share of perf's samples times the server's processor time per request
-# over the drive (from /proc/PID/stat, as floor-rounds.sh reads it), so that a late start of perf's recording changes no
-# figure. Libraries without symbols (OpenSSL's libcrypto) appear in the first list only. Needs the .NET SDK, curl, wrk
+# floor's, with the sum over every symbol, so the long tail of small items shows too): each one's share of perf's
+# samples times the server's processor time per request over the drive (from /proc/PID/stat, as floor-rounds.sh reads
+# it), so that a late start of perf's recording changes no figure. Libraries without symbols (OpenSSL's libcrypto)
+# appear among the named symbols only in the last list, each as one item. Needs the .NET SDK, curl, wrk
 # and perf (Debian's linux-perf; perf must be allowed to profile other processes: run as root or lower
 # kernel.perf_event_paranoid).
 #
@@ -123,7 +124,9 @@ beyond_floor() {
       for (name in floor) if (!(name in mine)) mine[name] = 0
       for (name in mine) printf "%.3f\t%.1f\t%.1f\t%s\n", mine[name] - floor[name], mine[name], floor[name], name
     }' "$1" "$2" | sort -t "$(printf '\t')" -k1,1gr)
-  awk -F '\t' '{ all += $1 } END { printf "  %8.1f in all (the strategy less the floor; then each symbol: the difference, the strategy, the floor)\n", all }' <<<"$differences"
+  awk -F '\t' '{ all += $1 }
+    END { printf "  %8.1f in all (the strategy less the floor; then each symbol: the difference, the strategy, the floor)\n", all }' \
+    <<<"$differences"
   head -n "$3" <<<"$differences" | awk -F '\t' '{ printf "  %8.1f %8.1f %8.1f %s\n", $1, $2, $3, substr($4, 1, 140) }'
 }
 
