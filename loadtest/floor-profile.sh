@@ -95,12 +95,10 @@ drive() {
     sed -nE 's/^\{.*"requests":([0-9]+),.*/\1/p'
 }
 
-# Prints perf's samples in $1 sorted by $2 (dso, or dso,sym), each as its share of $3 microseconds, the $4 largest
-# with a name; $5 is the samples in all.
-per_request() {
-  perf report -i "$1" --stdio --no-children --sort "$2" -g none --show-nr-samples 2>/dev/null |
-    awk -v total="$5" -v us="$3" -v top="$4" '/^ +[0-9]/ && $NF !~ /^0x[0-9a-f]+$/ && n < top {
-      n++; s = $2; $1 = ""; $2 = ""; printf "  %8.1f %s\n", s / total * us, substr($0, 3, 150) }'
+# Prints perf's samples in $1 by library, each as its share of $2 microseconds ($3 samples in all), the 8 largest.
+by_library() {
+  perf report -i "$1" --stdio --no-children --sort dso -g none --show-nr-samples 2>/dev/null |
+    awk -v total="$3" -v us="$2" '/^ +[0-9]/ && n++ < 8 { s = $2; $1 = ""; $2 = ""; printf "  %8.1f %s\n", s / total * us, substr($0, 3, 150) }'
 }
 
 # Writes perf's samples in $1 by symbol, each as its share of $2 microseconds ($3 samples in all), one "us<TAB>name"
@@ -192,9 +190,10 @@ for round in $(seq "$rounds"); do
     samples=$(perf report -i "$data" --stdio --no-children --sort dso -g none --show-nr-samples 2>/dev/null |
       awk '/^ +[0-9]/ { s += $2 } END { print s + 0 }')
     [ "$samples" -gt 0 ] || { echo "Round $round: perf recorded no sample of $who." >&2; exit 1; }
-    per_request "$data" dso "$us" 8 "$samples"
-    per_request "$data" dso,sym "$us" "$top" "$samples"
+    by_library "$data" "$us" "$samples"
     by_symbol "$data" "$us" "$samples" >"$out/$who.$round.symbols.tsv"
+    sort -t "$(printf '\t')" -k1,1gr "$out/$who.$round.symbols.tsv" |
+      awk -F '\t' -v top="$top" '$2 !~ / \(no symbol\)$/ && n++ < top { printf "  %8.1f %s\n", $1, substr($2, 1, 150) }'
     if [ -n "$annotate" ] && [ "$who" != floor ]; then
       annotations+=("$round $us $samples")
     fi
