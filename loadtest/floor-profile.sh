@@ -13,7 +13,8 @@
 # floor's, with the sum over every symbol, so the long tail of small items shows too): each one's share of perf's
 # samples times the server's processor time per request over the drive (from /proc/PID/stat, as floor-rounds.sh reads
 # it), so that a late start of perf's recording changes no figure. Libraries without symbols (OpenSSL's libcrypto)
-# appear among the named symbols only in the last list, each as one item. Needs the .NET SDK, curl, wrk
+# appear among the named symbols only in the last list, each as one item. A drive in which a request is not signed
+# stops the profile, as in floor-rounds.sh. Needs the .NET SDK, curl, wrk
 # and perf (Debian's linux-perf; perf must be allowed to profile other processes: run as root or lower
 # kernel.perf_event_paranoid).
 #
@@ -89,10 +90,12 @@ unset DOTNET_PerfMapEnabled DOTNET_EnableWriteXorExecute
 # server exits.
 code_map=/tmp/perf-$strategy_signer_pid.map
 
-# Drives $1 for $2 seconds and prints the requests wrk counted (loadtest/local/sign.lua's summary line).
+# Drives $1 for $2 seconds and prints the requests wrk counted (drive_signing, which fails when a request was not
+# signed, naming server $3).
 drive() {
-  timeout $(($2 + 30)) wrk -t1 -c "$connections" -d "${2}s" --timeout 10s -s loadtest/local/sign.lua "$1" -- "$payload" |
-    sed -nE 's/^\{.*"requests":([0-9]+),.*/\1/p'
+  local line
+  line=$(drive_signing "$1" "$2" "$payload" "$connections" "$3") || return 1
+  sed -nE 's/^\{.*"requests":([0-9]+),.*/\1/p' <<<"$line"
 }
 
 # Prints perf's samples in $1 by library, each as its share of $2 microseconds ($3 samples in all), the 8 largest.
@@ -170,8 +173,8 @@ annotate_method() {
 
 annotations=()
 echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s under perf on the floor and on $strategy ($(host_description))"
-drive "$floor_url/api/sign" "$warmup" >/dev/null
-drive "$strategy_url/api/sign?strategy=$strategy" "$warmup" >/dev/null
+drive "$floor_url/api/sign" "$warmup" "The floor" >/dev/null
+drive "$strategy_url/api/sign?strategy=$strategy" "$warmup" "$strategy" >/dev/null
 
 for round in $(seq "$rounds"); do
   for who in floor "$strategy"; do
@@ -181,7 +184,7 @@ for round in $(seq "$rounds"); do
     perf record -F 1999 -p "$pid" -o "$data" -- sleep $((seconds - 1)) >/dev/null 2>&1 &
     recorder=$!
     read -r before _ < <(processor_ticks "$pid")
-    requests=$(drive "$url" "$seconds")
+    requests=$(drive "$url" "$seconds" "$who")
     read -r after _ < <(processor_ticks "$pid")
     wait "$recorder"
     [ "${requests:-0}" -gt 0 ] || { echo "Round $round: $who answered no request." >&2; exit 1; }

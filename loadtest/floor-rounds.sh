@@ -19,8 +19,9 @@
 # microseconds per request), then the median, lowest and highest of each, and for the requests per second and the p99
 # the interval that holds the true median with at least 95% confidence (from the rounds' order alone). The servers are
 # started as run-local.sh starts them (Release, Production, SigningServer's Kestrel, server GC, per-request logging
-# off) and stopped however the script ends. Needs the .NET SDK, curl and wrk (installed from Debian's packages when
-# missing and running as root).
+# off) and stopped however the script ends. A drive in which a request is not signed (answered 400 or more, or cut
+# off) stops the run with a line naming the server. Needs the .NET SDK, curl and wrk (installed from Debian's packages
+# when missing and running as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,14 +77,13 @@ dotnet "$payload_dll" --widgets "$widgets" --seed 1 --out "$payload"
 start_floor_and_server "$out" "$strategy"
 
 # Drives $1 for $2 seconds and prints "requests microseconds p99-microseconds cpu-ticks user-ticks": wrk's summary
-# line (loadtest/local/sign.lua) and the server's processor time over the drive, all of it and in user mode, from
-# /proc/PID/stat (process $3). The second after it lets the requests wrk left in flight finish before the other server
-# is driven.
+# line (drive_signing, which fails when a request was not signed, naming server $4) and the server's processor time
+# over the drive, all of it and in user mode, from /proc/PID/stat (process $3). The second after it lets the requests
+# wrk left in flight finish before the other server is driven.
 drive() {
   local url=$1 duration=$2 pid=$3 before after before_user after_user line
   read -r before before_user < <(processor_ticks "$pid")
-  line=$(timeout $((duration + 30)) wrk -t1 -c "$connections" -d "${duration}s" --timeout 10s -s loadtest/local/sign.lua \
-    "$url" -- "$payload" | grep '^{')
+  line=$(drive_signing "$url" "$duration" "$payload" "$connections" "$4") || return 1
   sleep 1
   read -r after after_user < <(processor_ticks "$pid")
   sed -E 's/.*"requests":([0-9]+),"durationMicroseconds":([0-9]+),.*"p99Microseconds":([0-9]+),.*/\1 \2 \3/' <<<"$line" |
@@ -94,20 +94,22 @@ floor_sign="$floor_url/api/sign"
 [ -z "$baseline" ] || floor_sign="$floor_sign?strategy=$strategy"
 strategy_sign="$strategy_url/api/sign?strategy=$strategy"
 echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s on the $reference and ${seconds} s on $strategy"
-drive "$floor_sign" "$warmup" "$floor_pid" >/dev/null
-drive "$strategy_sign" "$warmup" "$strategy_pid" >/dev/null
+drive "$floor_sign" "$warmup" "$floor_pid" "The $reference" >/dev/null
+drive "$strategy_sign" "$warmup" "$strategy_pid" "$strategy" >/dev/null
 
 : >"$out/rounds.txt"
 for round in $(seq "$rounds"); do
   # Odd rounds drive the floor first, even rounds the strategy first, so that whatever the order itself does to the
   # second drive (the first one's connections closing, the processor's clock) falls on both alike.
   if ((round % 2)); then
-    read -r f_requests f_micros f_p99 f_ticks f_user < <(drive "$floor_sign" "$seconds" "$floor_pid")
-    read -r s_requests s_micros s_p99 s_ticks s_user < <(drive "$strategy_sign" "$seconds" "$strategy_pid")
+    floor_drive=$(drive "$floor_sign" "$seconds" "$floor_pid" "The $reference")
+    strategy_drive=$(drive "$strategy_sign" "$seconds" "$strategy_pid" "$strategy")
   else
-    read -r s_requests s_micros s_p99 s_ticks s_user < <(drive "$strategy_sign" "$seconds" "$strategy_pid")
-    read -r f_requests f_micros f_p99 f_ticks f_user < <(drive "$floor_sign" "$seconds" "$floor_pid")
+    strategy_drive=$(drive "$strategy_sign" "$seconds" "$strategy_pid" "$strategy")
+    floor_drive=$(drive "$floor_sign" "$seconds" "$floor_pid" "The $reference")
   fi
+  read -r f_requests f_micros f_p99 f_ticks f_user <<<"$floor_drive"
+  read -r s_requests s_micros s_p99 s_ticks s_user <<<"$strategy_drive"
   awk -v r="$round" -v fq="$f_requests" -v fm="$f_micros" -v fp="$f_p99" -v ft="$f_ticks" -v fu="$f_user" \
     -v sq="$s_requests" -v sm="$s_micros" -v sp="$s_p99" -v st="$s_ticks" -v su="$s_user" -v hz="$(getconf CLK_TCK)" 'BEGIN {
       if (fq == 0 || sq == 0 || fp == 0 || ft == 0) { print "Round " r ": a server answered no request, or used no processor time." > "/dev/stderr"; exit 1 }
