@@ -73,11 +73,10 @@ out=$(cd "$out" && pwd)
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 
-# wrk for a fixed time, bounded by timeout in case it hangs; prints its report.
+# wrk for a fixed time (wrk_sign); prints its report.
 drive() {
   local seconds=$1 strategy=$2 payload=$3
-  timeout $((seconds + 30)) wrk -t1 -c "$connections" -d "${seconds}s" --timeout 10s -s loadtest/local/sign.lua \
-    "$base_url/api/sign?strategy=$strategy" -- "$payload"
+  wrk_sign "$base_url/api/sign?strategy=$strategy" "$seconds" "$payload" "$connections"
 }
 
 if [ "$strategies" = all ]; then

@@ -115,8 +115,7 @@ while read -r strategy; do
   start_server "$out/$strategy.server.log"
   sample "$strategy" "$csv" "$EPOCHREALTIME" &
   sampler_pid=$!
-  timeout $((each + 30)) wrk -t1 -c "$connections" -d "${each}s" --timeout 10s -s loadtest/local/sign.lua \
-    "$base_url/api/sign?strategy=$strategy" -- "$payload" >"$out/$strategy.wrk.txt"
+  wrk_sign "$base_url/api/sign?strategy=$strategy" "$each" "$payload" "$connections" >"$out/$strategy.wrk.txt"
   # The server gets a moment to finish what wrk left in flight, so the last samples show the pool drained.
   sleep 2
   stop_sampler

@@ -50,13 +50,13 @@ read_floor_cpu() {
   awk -v ticks="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "{\"cpuSeconds\":%.2f}\n", ticks / hz }' >"$1"
 }
 
-# Drives URL $1 for $2 seconds with wrk (loadtest/local/sign.lua posting file $3 on $4 connections) and prints wrk's
-# summary line; fails, with a line naming server $5, when any request was answered with a status of 400 or more or
+# Drives URL $1 for $2 seconds with wrk (wrk_sign, posting file $3 on $4 connections) and prints sign.lua's summary
+# line; fails, with a line naming server $5, when any request was answered with a status of 400 or more or
 # ended in a socket error: a refused request costs a server less than a signed one, so a ratio over refusals would
 # look fast and measure nothing.
 drive_signing() {
   local line requests refused broken
-  line=$(timeout $(($2 + 30)) wrk -t1 -c "$4" -d "${2}s" --timeout 10s -s loadtest/local/sign.lua "$1" -- "$3" | grep '^{') || true
+  line=$(wrk_sign "$1" "$2" "$3" "$4" | grep '^{') || true
   read -r requests refused broken < <(sed -nE 's/.*"requests":([0-9]+),.*"non2xx":([0-9]+),"socketErrors":([0-9]+).*/\1 \2 \3/p' <<<"$line")
   if [ -z "$requests" ]; then
     echo "$5: wrk printed no summary for $1." >&2

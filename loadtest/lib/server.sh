@@ -123,6 +123,12 @@ read_stats() {
   curl -fsS --max-time 10 "$base_url/api/stats" >"${1:-/dev/stdout}"
 }
 
+# Posts file $3 to URL $1 for $2 seconds on $4 connections with wrk and loadtest/local/sign.lua, bounded by timeout in
+# case it hangs, and prints wrk's report, whose line that starts with "{" is sign.lua's summary.
+wrk_sign() {
+  timeout $(($2 + 30)) wrk -t1 -c "$4" -d "${2}s" --timeout 10s -s loadtest/local/sign.lua "$1" -- "$3"
+}
+
 # Installs wrk from Debian's packages when missing and running as root; otherwise says how and fails. Another apt
 # (unattended upgrades, a parallel build) may hold apt's locks: DPkg::Lock::Timeout makes apt wait for dpkg's own
 # locks, but apt 2.6 ignores it for the package lists' lock (update) and the download cache's lock (install) and fails
