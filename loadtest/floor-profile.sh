@@ -98,10 +98,14 @@ drive() {
   sed -nE 's/^\{.*"requests":([0-9]+),.*/\1/p' <<<"$line"
 }
 
-# Prints perf's samples in $1 by library, each as its share of $2 microseconds ($3 samples in all), the 8 largest.
+# Prints perf's report of $1 by library: one line per library, its samples first, largest first.
+libraries() {
+  perf report -i "$1" --stdio --no-children --sort dso -g none --show-nr-samples 2>/dev/null | awk '/^ +[0-9]/'
+}
+
+# Prints the 8 largest of libraries' lines $1, each as its share of $2 microseconds ($3 samples in all).
 by_library() {
-  perf report -i "$1" --stdio --no-children --sort dso -g none --show-nr-samples 2>/dev/null |
-    awk -v total="$3" -v us="$2" '/^ +[0-9]/ && n++ < 8 { s = $2; $1 = ""; $2 = ""; printf "  %8.1f %s\n", s / total * us, substr($0, 3, 150) }'
+  awk -v total="$3" -v us="$2" 'n++ < 8 { s = $2; $1 = ""; $2 = ""; printf "  %8.1f %s\n", s / total * us, substr($0, 3, 150) }' <<<"$1"
 }
 
 # Writes perf's samples in $1 by symbol, each as its share of $2 microseconds ($3 samples in all), one "us<TAB>name"
@@ -190,10 +194,10 @@ for round in $(seq "$rounds"); do
     [ "${requests:-0}" -gt 0 ] || { echo "Round $round: $who answered no request." >&2; exit 1; }
     us=$(awk -v t=$((after - before)) -v r="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz * 1e6 / r }')
     echo "== round $round, $who: $requests requests, $us us of processor time each; by library, then by symbol"
-    samples=$(perf report -i "$data" --stdio --no-children --sort dso -g none --show-nr-samples 2>/dev/null |
-      awk '/^ +[0-9]/ { s += $2 } END { print s + 0 }')
+    by_dso=$(libraries "$data")
+    samples=$(awk '{ s += $2 } END { print s + 0 }' <<<"$by_dso")
     [ "$samples" -gt 0 ] || { echo "Round $round: perf recorded no sample of $who." >&2; exit 1; }
-    by_library "$data" "$us" "$samples"
+    by_library "$by_dso" "$us" "$samples"
     by_symbol "$data" "$us" "$samples" >"$out/$who.$round.symbols.tsv"
     sort -t "$(printf '\t')" -k1,1gr "$out/$who.$round.symbols.tsv" |
       awk -F '\t' -v top="$top" '$2 !~ / \(no symbol\)$/ && n++ < top { printf "  %8.1f %s\n", $1, substr($2, 1, 150) }'
