@@ -176,6 +176,7 @@ annotate_method() {
 }
 
 annotations=()
+echo "== processor: $(machine_description)"
 echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s under perf on the floor and on $strategy ($(host_description))"
 drive "$floor_url/api/sign" "$warmup" "The floor" >/dev/null
 drive "$strategy_url/api/sign?strategy=$strategy" "$warmup" "$strategy" >/dev/null

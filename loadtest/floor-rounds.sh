@@ -93,6 +93,7 @@ drive() {
 floor_sign="$floor_url/api/sign"
 [ -z "$baseline" ] || floor_sign="$floor_sign?strategy=$strategy"
 strategy_sign="$strategy_url/api/sign?strategy=$strategy"
+echo "== processor: $(machine_description)"
 echo "== $widgets widgets, $connections connections: ${warmup} s of warm-up each, then $rounds rounds of ${seconds} s on the $reference and ${seconds} s on $strategy"
 drive "$floor_sign" "$warmup" "$floor_pid" "The $reference" >/dev/null
 drive "$strategy_sign" "$warmup" "$strategy_pid" "$strategy" >/dev/null

@@ -118,7 +118,7 @@ for count in $widgets; do
     grep '^{' "$dir/$strategy.wrk.txt" >"$dir/$strategy.wrk.json"
   done <"$dir/strategies.txt"
 
-  title="$(host_description), wrk on loopback: $count widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, ${duration} s per strategy after ${warmup} s of warm-up, a fresh server each"
+  title="$(host_description), wrk on loopback: $count widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, ${duration} s per strategy after ${warmup} s of warm-up, a fresh server each; $(machine_description)"
   echo
   node loadtest/local/report.js "$dir" "$title"
   echo "Written to $dir/summary.md and summary.json; the chart to $dir/summary.svg"

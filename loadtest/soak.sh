@@ -124,7 +124,7 @@ while read -r strategy; do
   [ "$(tail -n 1 "$errors" | cut -d, -f3)" = 0 ] || failed=1
 done <"$out/strategies.txt"
 
-title="$(host_description), soak on loopback: $widgets widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, $each s per strategy (a fresh server each), summary after the first $warmup s"
+title="$(host_description), soak on loopback: $widgets widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, $each s per strategy (a fresh server each), summary after the first $warmup s; $(machine_description)"
 {
   echo "$title"
   echo

@@ -33,6 +33,27 @@ host_description() {
   esac
 }
 
+# The processor the figures come from, in one line. A ratio between two servers moves with it: on the same code,
+# `transcode` served 0.89 of the wire floor on an AVX-512 processor and 0.82 on an AVX2-only one, whose checks slowed
+# far more than the floor's HMAC (docs/load-test.md, "On another processor"), so every table names its processor.
+machine_description() {
+  if [ ! -r /proc/cpuinfo ]; then
+    echo "$(uname -m), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') processors"
+    return
+  fi
+  awk -F'\t*: ' '
+    $1 == "model name" && !model { model = $2 }
+    $1 == "cpu family" && !family { family = $2 }
+    $1 == "model" && !number { number = $2 }
+    $1 == "flags" && !flags { flags = " " $2 " " }
+    $1 == "processor" { processors++ }
+    END {
+      vectors = index(flags, " avx512f ") ? "AVX-512" : index(flags, " avx2 ") ? "AVX2 without AVX-512" : "no AVX2"
+      printf "%s (family %s, model %s), %d processors, %s%s\n", model, family, number, processors, vectors,
+        index(flags, " sha_ni ") ? ", SHA-NI" : ""
+    }' /proc/cpuinfo
+}
+
 # Builds the host and the payload generator in Release, and sets server_dir (where start_server runs the server
 # from) and payload_dll (the generator, run with dotnet). For the Functions host it publishes the worker, as a
 # deployment does, to worker_dir. Run from the repository's root.
