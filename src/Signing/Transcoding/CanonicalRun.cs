@@ -245,18 +245,24 @@ internal static class CanonicalRun
         // Three slots, written whether used or not: from one closing quote to the next a member takes its 14-byte prefix,
         // its value and its closing quote, so a block holds at most three when values have 8 bytes or more, and the loop
         // below is for shorter ones. A fourth slot, which values of 8 to 17 bytes never fill, cost 7 µs a 1 MB body of
-        // them (measured in process, the walk alone: 79 to 80 µs against 86 to 88).
+        // them (measured in process, the walk alone: 79 to 80 µs against 86 to 88). The third is taken as the last, from
+        // the top, so that it waits on no other (it waited on two clearings and three counts): on an AVX2-only Zen 3 the
+        // walk took 144 to 151 µs against 153 to 165 (the least of 20 rounds, six times, in a throwaway harness).
         slot = block + BitOperations.TrailingZeroCount(closes);
+        Unsafe.Add(ref slot, 2) = block + 63 - BitOperations.LeadingZeroCount(closes);
         closes &= closes - 1;
         Unsafe.Add(ref slot, 1) = block + BitOperations.TrailingZeroCount(closes);
-        closes &= closes - 1;
-        Unsafe.Add(ref slot, 2) = block + BitOperations.TrailingZeroCount(closes);
 
-        // Stryker disable once Equality : one slot more is written past the block's n, as the three above may be.
-        for (var i = 3; i < n; i++)
+        // Stryker disable once Equality : with three, the loop writes the third again, the same.
+        if (n > 3)
         {
-            closes &= closes - 1;
-            Unsafe.Add(ref slot, i) = block + BitOperations.TrailingZeroCount(closes);
+            // More than three: the last is not the third, which is written again with the rest.
+            // Stryker disable once Equality : one slot more is written past the block's n, as the three above may be.
+            for (var i = 2; i < n; i++)
+            {
+                closes &= closes - 1;
+                Unsafe.Add(ref slot, i) = block + BitOperations.TrailingZeroCount(closes);
+            }
         }
 
         return ref Unsafe.Add(ref slot, n);
