@@ -1,3 +1,4 @@
+using System.IO.Pipelines;
 using System.Net;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Connections;
@@ -7,6 +8,7 @@ using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
 using Signing.Http.Memory;
+using Signing.Tests.Waiting;
 
 namespace SigningServer.Tests.Limits;
 
@@ -99,11 +101,13 @@ public sealed class ReceiveBlockTests
                 request.BodyReader.AdvanceTo(warming.Buffer.End);
             }
 
-            // Then it lets the transport fill its read buffer and stop, takes all of it, and waits again.
-            await Task.Delay(TimeSpan.FromMilliseconds(500));
+            // Then it takes all the transport holds, looks (without taking) until the transport has received as far
+            // as it should, gives it time to go further, and takes what it finds. Looking, not one fixed wait: on a busy
+            // machine the transport's receives may wait for a thread longer than any such wait.
             var first = await request.BodyReader.ReadAsync();
             request.BodyReader.AdvanceTo(first.Buffer.End);
-            await Task.Delay(TimeSpan.FromMilliseconds(500));
+            await BoundedWait.UntilAsync(() => Holds(request.BodyReader, ready), TimeSpan.FromSeconds(10));
+            await Task.Delay(TimeSpan.FromMilliseconds(300));
             var second = await request.BodyReader.ReadAsync();
             found = second.Buffer.Length;
             request.BodyReader.AdvanceTo(second.Buffer.End);
@@ -111,6 +115,18 @@ public sealed class ReceiveBlockTests
         });
 
         Assert.Equal(ready, found);
+    }
+
+    // Whether the body holds at least bytes not yet taken; takes none of them.
+    private static bool Holds(PipeReader body, long bytes)
+    {
+        if (!body.TryRead(out var read))
+        {
+            return false;
+        }
+
+        body.AdvanceTo(read.Buffer.Start);
+        return read.Buffer.Length >= bytes;
     }
 
     // Kestrel over a real socket with the transport as readBuffer sets it, and the receive blocks if asked: a client posts
