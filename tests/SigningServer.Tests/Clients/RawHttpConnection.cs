@@ -73,6 +73,9 @@ internal sealed class RawHttpConnection : IDisposable
         await _stream.FlushAsync(timeout.Token);
     }
 
+    /// <summary>Whether the server has sent anything or closed the connection: whether a read would not wait.</summary>
+    public bool HasAnswered => _tcp.Client.Poll(0, SelectMode.SelectRead);
+
     /// <summary>Stops sending (a FIN) but keeps reading.</summary>
     public void HalfClose() => _tcp.Client.Shutdown(SocketShutdown.Send);
 

@@ -72,6 +72,7 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
             var because = $"{strategy}, {upload}, {(keepAlive ? "keep-alive" : "Connection: close")}";
             var before = await StrategyCounts.ReadAsync(client, strategy);
             var mark = factory.Mark();
+            var signsStarted = factory.StartedCount("/api/sign");
 
             using (var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!))
             {
@@ -79,7 +80,11 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
                 await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, $"/api/sign?strategy={strategy}", headers, keepAlive));
                 if (upload == Upload.ResetAfterHeaders)
                 {
-                    // Nothing shows the endpoint waiting for a first byte: it is given the time to get there.
+                    // A reset that comes while Kestrel still holds the headers unread ends the connection before any
+                    // request, so the client waits for its request to be in. Nothing shows the endpoint then waiting for
+                    // a first byte: it is given the time to get there.
+                    var started = await BoundedWait.UntilAsync(() => factory.StartedCount("/api/sign") > signsStarted, Bound);
+                    Assert.True(started is not null, $"{because}: the request never reached the application.");
                     await Task.Delay(TimeSpan.FromMilliseconds(100));
                 }
                 else
@@ -138,6 +143,7 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
             var because = $"{strategy}, {(reset ? "reset" : "closed")} {delayMilliseconds} ms after sending";
             var before = await StrategyCounts.ReadAsync(client, strategy);
             var mark = factory.Mark();
+            var signsStarted = factory.StartedCount("/api/sign");
 
             using (var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!))
             {

@@ -62,6 +62,9 @@ public class HostileKestrelFactory : SigningServerFactory
     internal IReadOnlyList<ResponseStatusRecorder.RecordedResponse> ResponsesSince((int Log, int Responses) mark) =>
         _responses.Responses.Skip(mark.Responses).ToArray();
 
+    /// <summary>How many requests to <paramref name="path"/> have reached the application so far.</summary>
+    internal int StartedCount(string path) => _responses.Started.Count(started => started == path);
+
     /// <inheritdoc/>
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {

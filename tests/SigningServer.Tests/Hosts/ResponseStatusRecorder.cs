@@ -5,21 +5,29 @@ using Microsoft.AspNetCore.Hosting;
 namespace SigningServer.Tests.Hosts;
 
 /// <summary>
-/// Wraps the whole pipeline, exception handler included, and records how every request ended: its final status, or
-/// the exception that escaped the application. So a test can tell a 500 (or a crash) from a client's own fault even
+/// Wraps the whole pipeline, exception handler included, and records every request's start and how it ended: its final
+/// status, or the exception that escaped the application. So a test can tell a 500 (or a crash) from a client's own fault even
 /// when the client never read the answer.
 /// </summary>
 internal sealed class ResponseStatusRecorder : IStartupFilter
 {
     private readonly ConcurrentQueue<RecordedResponse> _responses = new();
+    private readonly ConcurrentQueue<string> _started = new();
 
     public IReadOnlyCollection<RecordedResponse> Responses => _responses;
+
+    /// <summary>
+    /// The paths of the requests that have reached the application, in order: a client that goes away only once its
+    /// request is in, and not while Kestrel may still be reading its headers, waits for this.
+    /// </summary>
+    public IReadOnlyCollection<string> Started => _started;
 
     public Action<IApplicationBuilder> Configure(Action<IApplicationBuilder> next) => app =>
     {
         app.Use(async (context, nextMiddleware) =>
         {
             var path = context.Request.Path.Value ?? "";
+            _started.Enqueue(path);
             try
             {
                 await nextMiddleware(context);
