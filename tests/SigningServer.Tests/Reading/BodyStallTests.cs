@@ -50,13 +50,17 @@ public sealed class BodyStallTests(KestrelStallFactory factory) : IClassFixture<
         using var client = factory.CreateStreamingClient();
         using var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!);
         var body = Bodies.Canonical(widgetCount: 300, seed: 31);
-        const int Chunk = 8 * 1024;
+        const int BytesPerSecond = 32 * 1024;
 
-        // 8 KiB every 250 ms: about 32 KiB/s, above Kestrel's 16 KiB/s minimum, with no silence near the 2 s timeout.
+        // 32 KiB/s, twice Kestrel's 16 KiB/s minimum, in a piece every 250 ms or so, with no silence near the 2 s timeout.
+        // Each piece is what is due by the clock, so a timer that fires late on a busy machine does not lower the rate.
         await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, "/api/sign", $"Content-Length: {body.Length.ToString(CultureInfo.InvariantCulture)}\r\n"));
-        for (var offset = 0; offset < body.Length; offset += Chunk)
+        var sending = Stopwatch.StartNew();
+        for (var offset = 0; offset < body.Length;)
         {
-            await connection.SendAsync(body.AsMemory(offset, Math.Min(Chunk, body.Length - offset)));
+            var due = (int)Math.Min(body.Length, (sending.Elapsed.TotalSeconds + 0.25) * BytesPerSecond);
+            await connection.SendAsync(body.AsMemory(offset, due - offset));
+            offset = due;
             await Task.Delay(250);
         }
 
