@@ -143,7 +143,6 @@ public sealed class ClientDisconnectTests(HostileKestrelFactory factory) : IClas
             var because = $"{strategy}, {(reset ? "reset" : "closed")} {delayMilliseconds} ms after sending";
             var before = await StrategyCounts.ReadAsync(client, strategy);
             var mark = factory.Mark();
-            var signsStarted = factory.StartedCount("/api/sign");
 
             using (var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!))
             {

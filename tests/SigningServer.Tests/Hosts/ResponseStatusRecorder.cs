@@ -6,8 +6,8 @@ namespace SigningServer.Tests.Hosts;
 
 /// <summary>
 /// Wraps the whole pipeline, exception handler included, and records every request's start and how it ended: its final
-/// status, or the exception that escaped the application. So a test can tell a 500 (or a crash) from a client's own fault even
-/// when the client never read the answer.
+/// status, or the exception that escaped the application. So a test can tell a 500 (or a crash) from a client's own
+/// fault even when the client never read the answer.
 /// </summary>
 internal sealed class ResponseStatusRecorder : IStartupFilter
 {
