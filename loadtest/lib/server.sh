@@ -35,7 +35,7 @@ host_description() {
 
 # The processor the figures come from, in one line. A ratio between two servers moves with it: on the same code,
 # `transcode` served 0.89 of the wire floor on an AVX-512 processor and 0.82 on an AVX2-only one, whose checks slowed
-# far more than the floor's HMAC (docs/load-test.md, "On another processor"), so every table names its processor.
+# far more than the floor's HMAC (docs/floor-history.md, "On another processor"), so every table names its processor.
 machine_description() {
   if [ ! -r /proc/cpuinfo ]; then
     echo "$(uname -m), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') processors"

@@ -103,7 +103,7 @@ public static class SigningKestrelLimits
     /// KB. The kilobyte past a block is what keeps the next block coming while the endpoint works on the last: at exactly
     /// one block the transport paused after every receive, so each block waited for the endpoint and the endpoint for
     /// each block. At 3,000 widgets <c>transcode</c> then served a median of 0.84 of the wire floor's requests per second
-    /// over 20 alternating rounds, and 0.89 over 32 at this setting, both servers serving more (docs/load-test.md, "A
+    /// over 20 alternating rounds, and 0.89 over 32 at this setting, both servers serving more (docs/floor-history.md, "A
     /// block and a kilobyte ahead").
     /// </summary>
     public const long MaxReadBufferSize = ReceiveBlockPool.BlockSize + 1024;
@@ -170,7 +170,7 @@ public static class SigningKestrelLimits
     /// Kestrel receives at most one block per call, and by default asks the socket whether data has come before
     /// each: in its 4 KiB blocks, two system calls per 4 KiB, 528 for a 1.08 MB body. Without the empty receive it made 265, and at 3,000
     /// widgets the wire floor served 1.10 times the requests per second at 0.83 of the processor time per request,
-    /// <c>transcode</c> 1.16 times at 0.84 (medians of six alternating rounds; docs/load-test.md, "One receive per
+    /// <c>transcode</c> 1.16 times at 0.84 (medians of six alternating rounds; docs/floor-history.md, "One receive per
     /// block"). The price is a 4 KiB block held by every open connection, idle ones included, which the reserve
     /// already counts within <see cref="MaxReadBufferSize"/>: 5,000 idle connections took the server's peak resident
     /// memory from 277 to 339 MiB, and 5,000 trickling headers from 292 to 358 MiB.

@@ -14,7 +14,7 @@ namespace Signing.Http.Memory;
 /// takes about 70. SigningServer's <c>transcode</c> then served a median of 1.07 times the requests per second it
 /// served on Kestrel's blocks, at 270 µs of kernel time a request instead of 438 (3,000 widgets, 8 connections, ten
 /// alternating rounds; 1.07 at 30,000 widgets too), and the wire floor, which takes the same blocks, gained alike
-/// (docs/load-test.md, "Receive blocks of 16 KiB").
+/// (docs/floor-history.md, "Receive blocks of 16 KiB").
 /// </para>
 /// <para>
 /// Blocks are pinned, as Kestrel's are, so that a receive does not pin its buffer each time, and reused without being

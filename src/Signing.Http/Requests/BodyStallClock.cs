@@ -15,7 +15,7 @@ namespace Signing.Http.Requests;
 /// (the bytes were already buffered, however long the server took to come back for them) never starts the clock.
 /// <para>
 /// A body arrives in many short waits (a 1.08 MB body under load is read some 28 times, 96% of them after a wait:
-/// docs/load-test.md, "The time beyond the floor, symbol by symbol"), so the timer is left beating from one wait to the
+/// docs/floor-history.md, "The time beyond the floor, symbol by symbol"), so the timer is left beating from one wait to the
 /// next and stopped by the first beat that finds no read waiting: moving a timer takes the timer queue's lock, and
 /// doing it twice a wait cost <c>transcode</c> about 0.7% of its processor time under load (measured with 16 KiB
 /// reads), while a beat a second that counts nothing costs next to none.
