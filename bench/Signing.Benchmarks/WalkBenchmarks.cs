@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Attributes;
+using Signing.Strategies;
 using Signing.Transcoding;
 
 namespace Signing.Benchmarks;
@@ -13,10 +14,8 @@ namespace Signing.Benchmarks;
 [MemoryDiagnoser]
 public class WalkBenchmarks
 {
-    // The hash's chunk, which the transcoder stages widgets in (Utf8Signer.ChunkBytes).
-    private const int StageBytes = 16 * 1024;
-
-    private readonly byte[] _stage = new byte[StageBytes];
+    // The hash's chunk, which the transcoder stages widgets in: a stage is what is left of it, 16 KiB at most.
+    private readonly byte[] _stage = new byte[Utf8Signer.ChunkBytes];
     private byte[] _body = null!;
 
     // Where each stage starts in the body (at a widget's opening brace) and how many bytes it takes, as the walk ends
@@ -32,7 +31,7 @@ public class WalkBenchmarks
         var widgets = 0;
         for (var start = _body.AsSpan().IndexOf("{\"id\""u8); start < _body.Length && _body[start] == '{';)
         {
-            var length = Math.Min(StageBytes, _body.Length - start);
+            var length = Math.Min(_stage.Length, _body.Length - start);
             stages.Add((start, length));
             var run = CanonicalRun.Measure(_body.AsSpan(start, length), int.MaxValue, afterCut: true, out var found, out _);
             widgets += found;
