@@ -14,7 +14,7 @@ namespace Signing.Benchmarks;
 [MemoryDiagnoser]
 public class WalkBenchmarks
 {
-    // The hash's chunk, which the transcoder stages widgets in: a stage is what is left of it, 16 KiB at most.
+    // The hash's chunk, which the transcoder stages widgets in (what is left of it at the time); here a whole one each.
     private readonly byte[] _stage = new byte[Utf8Signer.ChunkBytes];
     private byte[] _body = null!;
 
