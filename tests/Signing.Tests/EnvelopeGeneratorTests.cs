@@ -24,8 +24,9 @@ public sealed class EnvelopeGeneratorTests
         Assert.Equal(first, second);
     }
 
-    // Pinned, so that benchmark and load data cannot change unnoticed. Each length and SHA-256 is Python's (hashlib) over
-    // a file of the canonical bytes the generator wrote once; 3,000 widgets with seed 1 is what
+    // Pinned, so that benchmark and load data cannot change unnoticed: a snapshot of our own output, not a known answer
+    // (the known answers are in KnownAnswerTests). Each length and SHA-256 is Python's (hashlib) over a file of the
+    // canonical bytes the generator wrote once; 3,000 widgets with seed 1 is what
     // 'dotnet run --project src/Signing.Payload -- --widgets 3000' writes, the README's payload-3000.json.
     [Theory]
     [InlineData(30, 7, GeneratedText.Plain, 10_829, "c32534f8f64b8fe904d60f219353b65629321b3ca0f127a9e0fc5c0e812cbf06")]

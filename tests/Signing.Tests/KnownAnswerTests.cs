@@ -1,6 +1,8 @@
 using System.Text;
 using Signing;
 using Signing.Generation;
+using Signing.Tests.Transcoding.Harness;
+using Signing.Transcoding;
 
 namespace Signing.Tests;
 
@@ -114,5 +116,32 @@ public sealed class KnownAnswerTests
         var empty = EnvelopeGenerator.Create(0, seed: 0);
 
         Assert.All(strategies.Names, name => Assert.Equal(new SignResult(ExpectedEmptySignature, 14), strategies[name].Sign(empty)));
+    }
+
+    // transcode signs the body's bytes as they arrive, not a parsed envelope, so it is not among the strategies above:
+    // the same texts through it, in pieces of a byte, of a few bytes and of 4 KiB (the whole text): the input, which only
+    // the tokenizer reads, and the canonical text, whose second widget is plain enough for the paths that copy widgets.
+    [Theory]
+    [InlineData(false, 1)]
+    [InlineData(false, 7)]
+    [InlineData(false, 4096)]
+    [InlineData(true, 1)]
+    [InlineData(true, 7)]
+    [InlineData(true, 4096)]
+    public async Task Transcode_signs_to_the_independently_computed_signature(bool canonical, int segmentBytes)
+    {
+        var body = Encoding.UTF8.GetBytes(canonical ? ExpectedCanonical : Input);
+
+        var result = await new TranscodingSigner(TestData.Key).SignAsync(new SteppedPipeReader(body, segmentBytes));
+
+        Assert.Equal((ExpectedSignature, ExpectedBytes, 2), (result.Signature, result.BytesSigned, result.WidgetCount));
+    }
+
+    [Fact]
+    public async Task Transcode_signs_an_empty_envelope_to_the_independently_computed_signature()
+    {
+        var result = await new TranscodingSigner(TestData.Key).SignAsync(new SteppedPipeReader("{ \"widgets\" : [ ] }"u8.ToArray(), 4096));
+
+        Assert.Equal((ExpectedEmptySignature, 14L, 0), (result.Signature, result.BytesSigned, result.WidgetCount));
     }
 }

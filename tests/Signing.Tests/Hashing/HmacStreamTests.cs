@@ -9,11 +9,11 @@ namespace Signing.Tests.Hashing;
 /// </summary>
 public sealed class HmacStreamTests
 {
-    // python3 -c "import hmac,hashlib; print(hmac.new(b'0123456789abcdef0123456789abcdef', b'bcdefxyz', hashlib.sha256).hexdigest())"
     private const string NotKept = "The bytes are hashed, not kept.";
 
     private const string WriteOnly = "The stream is write-only.";
 
+    // python3 -c "import hmac,hashlib; print(hmac.new(b'0123456789abcdef0123456789abcdef', b'bcdefxyz', hashlib.sha256).hexdigest())"
     private const string MacOfBcdefxyz = "c4a5afbc6db982aab4565f4e51792bb414870b576a78643614a115d746b8f86c";
 
     [Fact]

@@ -62,7 +62,5 @@ public sealed class PlainWidgetRecognitionTests
     private static bool IsGuid(byte[] digits) =>
         digits.Length == 36 && Utf8Parser.TryParse(digits, out Guid _, out var consumed, 'D') && consumed == digits.Length;
 
-    // The independent answer: the text parses as a UTC instant and formatting that instant the canonical way (to 7
-    // digits, trailing zeros and a bare point dropped) gives the text back.
     private static byte[] Utf8(string text) => Encoding.UTF8.GetBytes(text);
 }
