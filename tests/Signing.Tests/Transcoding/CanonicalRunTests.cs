@@ -191,18 +191,13 @@ public sealed class CanonicalRunTests
         }
     }
 
-    [Fact]
+    [GuardedMemoryFact]
     public void No_load_reads_past_the_buffer_or_before_it_wherever_the_buffer_ends()
     {
         // The loads of 64 and 16 bytes are kept within the buffer by their own bounds checks, not by the span's, and a
         // load past the end would go unseen in an array with more bytes after it: here the bytes end (or start) at a
         // page the process may not touch, so such a load stops the test run. Every length of a run of three widgets, so
         // that its end falls everywhere in a widget and a block; an upper-case Guid and a long value for the other paths.
-        if (!GuardedMemory.IsSupported)
-        {
-            return;
-        }
-
         var widgets = new[]
         {
             EnvelopeJson.Widget(),
@@ -230,18 +225,13 @@ public sealed class CanonicalRunTests
         }
     }
 
-    [Fact]
+    [GuardedMemoryFact]
     public void No_load_reads_past_the_buffer_where_quotes_crowd_its_end()
     {
         // Quotes count as closing ones wherever they are, so a canonical head, or a whole widget and a comma, followed by
         // a run of quotes gives a "widget" whose last prefix or whose start lies within a load of the buffer's end:
         // only the bound checked before the prefixes' loads, and the head's load coming after them, keep those in the
         // buffer (see the test above for how a load past it shows).
-        if (!GuardedMemory.IsSupported)
-        {
-            return;
-        }
-
         var widget = EnvelopeJson.Widget();
         foreach (var before in new[] { widget[..58], widget + "," })
         {
