@@ -21,15 +21,16 @@ param signingKey string
 // 512 MB gets a quarter of a vCPU, stretching every request about four-fold, and can't hold a few of the largest
 // bodies the app accepts (Signing:MaxRequestBodyBytes, 32 MiB) at once.
 // What each allowed size holds, with default settings, as the app computes it at start-up and logs it ("In-flight
-// budget ... largest body per strategy"): the worker's budget is 40% of the instance's memory less 100 MiB for Kestrel's
-// buffers (100 connections of 1 MiB; src/Signing.Http/Memory/InFlightBudgetSizing.cs), and each strategy takes the
-// largest body whose charge fits it, at most 32 MiB (StrategyBodyLimits.cs). Measured 25 November 2026 by starting
-// SigningServer with Signing__MaxInFlightBytes set to that budget (docs/deploy.md has the commands):
-//   512 MB:  budget 109,890,560 B; string 12,893,605 B, memorystream 14,612,753, recyclable and recyclablehash
-//            24,354,588, streaming 31,313,042, utf8 and transcode 32 MiB. It starts; larger bodies get a 413 naming
+// budget ... largest body per strategy"): the worker's budget is 40% of the instance's memory less 108,236,800 bytes
+// for Kestrel's buffers (100 connections of 1 MiB, 17 KiB read ahead and a 16 KiB receive block;
+// src/Signing.Http/Memory/InFlightBudgetSizing.cs), and each strategy takes the largest body whose charge fits it, at
+// most 32 MiB (StrategyBodyLimits.cs). Measured 27 November 2026 by starting SigningServer with
+// Signing__MaxInFlightBytes set to that budget (docs/deploy.md has the commands):
+//   512 MB:  budget 106,511,360 B; string 12,496,052 B, memorystream 14,162,193, recyclable and recyclablehash
+//            23,603,655, streaming 30,347,556, utf8 and transcode 32 MiB. It starts; larger bodies get a 413 naming
 //            the strategies that take them.
-//   2048 MB: budget 754,135,040 B; every strategy takes 32 MiB.
-//   4096 MB: budget 1,613,128,704 B; every strategy takes 32 MiB.
+//   2048 MB: budget 750,755,840 B; every strategy takes 32 MiB.
+//   4096 MB: budget 1,609,749,504 B; every strategy takes 32 MiB.
 @description('Memory per instance, in MB.')
 @allowed([512, 2048, 4096])
 param instanceMemoryMB int

@@ -36,7 +36,8 @@ public sealed class SigningOptions
     /// signing keys are: when at least one is set, sign, verify and stats require one of them, as the Functions host's
     /// function keys do (<see cref="Access.AccessKeys"/>). Names only tell keys apart in configuration, so that one can
     /// be replaced while the other still works; neither keys nor names are logged or returned. Each at least
-    /// <see cref="Access.AccessKeys.MinimumLength"/> characters. The Functions app does not read them.
+    /// <see cref="Access.AccessKeys.MinimumLength"/> characters. The Functions app does not enforce them (its host checks
+    /// function keys), but validates them at start-up like every setting.
     /// </summary>
     public Dictionary<string, string?> AccessKeys { get; set; } = new(StringComparer.Ordinal);
 
