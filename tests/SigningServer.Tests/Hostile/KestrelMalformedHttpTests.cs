@@ -42,6 +42,9 @@ public sealed class KestrelMalformedHttpTests(KestrelSigningServerFactory factor
             factory.Pool.Manager.StreamDisposed -= Disposed;
         }
 
+        // Every stream the request took went back, within the wait.
+        Assert.Equal(Volatile.Read(ref created), Volatile.Read(ref disposed));
+
         // Kestrel takes the half-close as the client going away, so usually there is no answer at all (or a reset);
         // if there is one, it is a 400.
         Assert.True(response.Length == 0 || response.StartsWith("HTTP/1.1 400 ", StringComparison.Ordinal), response);

@@ -13,8 +13,11 @@ public sealed class ConfiguredServerFactory(string environment, IReadOnlyDiction
     /// <summary>Everything the host logged, as it was logged.</summary>
     internal IEnumerable<CapturingLoggerProvider.LogEntry> Entries => _log.Entries;
 
-    /// <summary>Everything the host logged, each entry with its exception, as one string per entry.</summary>
-    public IEnumerable<string> LogEntries => _log.Entries.Select(e => e.ToString());
+    /// <summary>
+    /// Everything the host logged, one string per entry with all it carries (message, event name, structured fields,
+    /// exception), so that a search for what must never be logged misses nothing a log store would keep.
+    /// </summary>
+    public IEnumerable<string> LogEntries => _log.Entries.Select(e => e.AllText);
 
     /// <summary>The exceptions the host logged, such as the one that stopped it from starting.</summary>
     public IEnumerable<Exception> LoggedExceptions => _log.Entries.Select(e => e.Exception).OfType<Exception>();

@@ -5,6 +5,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Signing.Http;
 using Signing.Http.Memory;
+using Signing.Http.Requests;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
 
@@ -29,9 +30,10 @@ public sealed class AdmissionStepTests
         // Room for the body's block, not for the envelope parsed from it.
         var room = RequestMemory.ForArrivedBody(body.Length, blockSize) + InFlightBudget.BytesPerPermit;
         Assert.True(room < RequestMemory.ForParse(body.Length, blockSize));
-        var status = await SignWithRoomAsync(services, room, body, "recyclable");
+        var refused = await SignWithRoomAsync(services, room, body, "recyclable");
 
-        Assert.Equal(StatusCodes.Status503ServiceUnavailable, status);
+        AssertOverloaded(refused);
+        Assert.False(refused.Response.Headers.ContainsKey(SignCostHeaders.ParseAllocatedBytes), "a request refused before its parse reports none");
     }
 
     [Fact]
@@ -45,9 +47,12 @@ public sealed class AdmissionStepTests
         // Room for the body and its envelope, not for what the string strategy holds on top while it signs.
         var room = RequestMemory.ForParse(body.Length, blockSize) + InFlightBudget.BytesPerPermit;
         Assert.True(room < RequestMemory.For(strategy, body.Length, blockSize));
-        var status = await SignWithRoomAsync(services, room, body, "string");
+        var refused = await SignWithRoomAsync(services, room, body, "string");
 
-        Assert.Equal(StatusCodes.Status503ServiceUnavailable, status);
+        AssertOverloaded(refused);
+        // Its cost headers show the parse it paid for and no sign.
+        Assert.True(refused.Response.Headers.ContainsKey(SignCostHeaders.ParseAllocatedBytes), "the parse is reported");
+        Assert.False(refused.Response.Headers.ContainsKey(SignCostHeaders.SignAllocatedBytes), "a refused request reports no sign");
     }
 
     private static ServiceProvider Build() => TestServices.Build(new Dictionary<string, string?>
@@ -59,8 +64,8 @@ public sealed class AdmissionStepTests
     private static int BlockSize(IServiceProvider services) =>
         services.GetRequiredService<IOptions<SigningOptions>>().Value.RecyclableMemoryStream.BlockSize;
 
-    // Signs body with strategy while other requests hold all of the budget but room; the response's status.
-    private static async Task<int> SignWithRoomAsync(IServiceProvider services, long room, byte[] body, string strategy)
+    // Signs body with strategy while other requests hold all of the budget but room; the request, answered.
+    private static async Task<HttpContext> SignWithRoomAsync(IServiceProvider services, long room, byte[] body, string strategy)
     {
         var budget = services.GetRequiredService<InFlightBudget>();
         using var others = budget.Open();
@@ -69,6 +74,16 @@ public sealed class AdmissionStepTests
 
         await DirectRequest.SignAsync(context);
 
-        return context.Response.StatusCode;
+        return context;
+    }
+
+    // Overload's answer: 503, a second's Retry-After and a problem that says so, no signature.
+    private static void AssertOverloaded(HttpContext context)
+    {
+        Assert.Equal(StatusCodes.Status503ServiceUnavailable, context.Response.StatusCode);
+        Assert.Equal("1", context.Response.Headers.RetryAfter.ToString());
+        var problem = DirectRequest.Problem(context);
+        Assert.Equal(StatusCodes.Status503ServiceUnavailable, problem.GetProperty("status").GetInt32());
+        Assert.False(problem.TryGetProperty("signature", out _));
     }
 }

@@ -12,6 +12,11 @@ namespace SigningServer.Tests.Signatures;
 /// <summary>Valid requests: every strategy, any letter case, the default, and the signature itself.</summary>
 public sealed class StrategyHappyPathTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>
 {
+    // The suite's loops over factory.StrategyNames cover what this says they are: every strategy the README documents.
+    [Fact]
+    public void The_server_offers_every_documented_strategy() =>
+        Assert.Equal(["string", "memorystream", "recyclable", "recyclablehash", "streaming", "utf8", "transcode"], factory.StrategyNames);
+
     [Fact]
     public async Task Every_strategy_signs_the_canonical_bytes_with_the_configured_key()
     {
