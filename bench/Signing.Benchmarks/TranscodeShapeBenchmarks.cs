@@ -8,8 +8,9 @@ namespace Signing.Benchmarks;
 
 /// <summary>
 /// Question 5: what <c>transcode</c> costs when the body is not written as the canonical document is. A widget in
-/// canonical shape is copied without the tokenizer; any other is tokenized, checked and written value by value. The
-/// same 3,000 widgets written three ways, each against the floors of its own bytes.
+/// canonical shape is copied in one piece; one whose values are plain is read without the tokenizer in any layout and
+/// written value by value; any other is tokenized. The same 3,000 widgets written three ways, each against the floors
+/// of its own bytes.
 /// </summary>
 [MemoryDiagnoser]
 public class TranscodeShapeBenchmarks
@@ -23,10 +24,10 @@ public class TranscodeShapeBenchmarks
         /// <summary>As the canonical document: compact, members in order. Every widget is copied.</summary>
         Canonical,
 
-        /// <summary>Indented, as a person or a pretty-printing client writes it. Every widget is tokenized.</summary>
+        /// <summary>Indented, as a person or a pretty-printing client writes it. Every widget's whitespace is skipped.</summary>
         Indented,
 
-        /// <summary>Compact, each widget's members in reverse order. Every widget is tokenized and its members held back.</summary>
+        /// <summary>Compact, each widget's members in reverse order. Every widget's values are found, then written in order.</summary>
         Reversed,
     }
 
