@@ -28,9 +28,6 @@ public sealed class SignEndpoint(
     /// <summary>The value of <see cref="SignResponse.Algorithm"/>, and the only algorithm verify checks.</summary>
     internal const string Algorithm = "HMAC-SHA256";
 
-    /// <summary>Stands in for the strategy in verify's logs when the request named none that exists (sign logs what was asked for).</summary>
-    internal const string NoStrategy = "none";
-
     private readonly EnvelopeRequestReader _reader = new(streams, decompression, options, bodyLimits, time);
 
     /// <summary>

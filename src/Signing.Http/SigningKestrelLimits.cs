@@ -12,7 +12,7 @@ namespace Signing.Http;
 /// connection, a request and a growing buffer for as long as it likes unless Kestrel cuts it off.
 /// </summary>
 /// <remarks>
-/// Only the body limit and the transport's read buffer apply to both hosts
+/// Only the body limit, the transport's read buffer and its receive blocks apply to both hosts
 /// (<see cref="SigningServiceCollectionExtensions.AddSigning"/> sets them), and the Functions worker lifts the body
 /// limit again (<see cref="ApplyBehindFunctionsHost"/>) so that its Kestrel drains what the endpoint refuses.
 /// The rest protect a server that faces clients, SigningServer, which applies them with <see cref="ApplyClientFacing"/>.
@@ -23,7 +23,7 @@ namespace Signing.Http;
 /// <para>
 /// Measured with <c>loadtest/memory.sh --attack headers</c> (5,000 connections trickling header lines, reopened when
 /// cut, beside an honest client signing 1.1 MB bodies) and <c>--attack bodies</c> (1,000 or 4,000 connections each
-/// sending 1 MiB of a body at once); the figures are in the README's Configuration section. HTTP/2
+/// sending 1 MiB of a body at once); the figures are in the README's Reliability section. HTTP/2
 /// limits are left at Kestrel's defaults: SigningServer listens on plain HTTP, where Kestrel speaks HTTP/1.1 only, and
 /// a front end that terminates TLS speaks HTTP/1.1 or HTTP/2 to clients on its own terms.
 /// </para>
@@ -171,9 +171,10 @@ public static class SigningKestrelLimits
     /// each: in its 4 KiB blocks, two system calls per 4 KiB, 528 for a 1.08 MB body. Without the empty receive it made 265, and at 3,000
     /// widgets the wire floor served 1.10 times the requests per second at 0.83 of the processor time per request,
     /// <c>transcode</c> 1.16 times at 0.84 (medians of six alternating rounds; docs/floor-history.md, "One receive per
-    /// block"). The price is a 4 KiB block held by every open connection, idle ones included, which the reserve
-    /// already counts within <see cref="MaxReadBufferSize"/>: 5,000 idle connections took the server's peak resident
-    /// memory from 277 to 339 MiB, and 5,000 trickling headers from 292 to 358 MiB.
+    /// block"). The price is a receive block held by every open connection, idle ones included (4 KiB then, 16 KiB since
+    /// <see cref="ApplyReceiveBlocks"/>), which the reserve counts (<see cref="InFlightBudgetSizing.KestrelReserveBytes"/>):
+    /// with 4 KiB blocks, 5,000 idle connections took the server's peak resident memory from 277 to 339 MiB, and 5,000
+    /// trickling headers from 292 to 358 MiB.
     /// </remarks>
     public static void ApplyReadBuffer(SocketTransportOptions sockets)
     {

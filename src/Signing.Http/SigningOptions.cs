@@ -9,7 +9,7 @@ namespace Signing.Http;
 /// <summary>
 /// Everything the service reads from configuration section <c>Signing</c> (environment variables
 /// <c>Signing__Key</c>, <c>Signing__Keys__&lt;id&gt;</c>, <c>Signing__ActiveKeyId</c>, <c>Signing__AccessKeys__&lt;name&gt;</c>,
-/// <c>Signing__MaxRequestBodyBytes</c>,
+/// <c>Signing__MaxRequestBodyBytes</c>, <c>Signing__MaxInFlightBytes</c>, <c>Signing__BodyStallTimeout</c>,
 /// <c>Signing__RecyclableMemoryStream__…</c>). Checked at start-up by <see cref="SigningOptionsValidator"/>.
 /// </summary>
 public sealed class SigningOptions
@@ -49,8 +49,9 @@ public sealed class SigningOptions
 
     /// <summary>
     /// The largest body accepted; larger ones get 413 before they are read to the end. 32 MiB is about 29 times the
-    /// write-up's 3,000-widget envelope. Both hosts set Kestrel's own limit to this value, because Kestrel's default
-    /// (30,000,000 bytes) is lower and the Functions host turns its rejection into a 500.
+    /// write-up's 3,000-widget envelope. SigningServer sets Kestrel's own limit to this value, because Kestrel's default
+    /// (30,000,000 bytes) is lower; the Functions worker lifts Kestrel's limit and the endpoint enforces this one, so that
+    /// the host's forwarder passes the 413 on (<see cref="SigningKestrelLimits.ApplyBehindFunctionsHost"/>).
     /// </summary>
     public long MaxRequestBodyBytes { get; set; } = 32 * 1024 * 1024;
 

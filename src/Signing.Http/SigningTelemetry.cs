@@ -1,6 +1,5 @@
 using System.Collections.Frozen;
 using System.Diagnostics.Metrics;
-using Microsoft.IO;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
 using Signing.Http.Requests;

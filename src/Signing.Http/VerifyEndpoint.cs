@@ -31,6 +31,9 @@ public sealed class VerifyEndpoint(
     IOptions<SigningOptions> options,
     ILogger<VerifyEndpoint> logger)
 {
+    // Stands in for the strategy in the logs when the request named none that exists (sign logs what was asked for).
+    private const string NoStrategy = "none";
+
     private readonly EnvelopeRequestReader _reader = new(streams, decompression, options, bodyLimits, time);
 
     /// <summary>
@@ -46,7 +49,7 @@ public sealed class VerifyEndpoint(
         var phases = new RequestPhases();
         if (!EnvelopeRequestReader.TryChooseStrategy(request, keys.Active, out var choice, out var problem))
         {
-            return Rejected(problem, SignEndpoint.NoStrategy, phases);
+            return Rejected(problem, NoStrategy, phases);
         }
 
         // Decoded once, before the body is read; an array because it is used after the await.

@@ -5,7 +5,8 @@ namespace Signing.Http.Access;
 
 /// <summary>
 /// Says once, as the host starts, whether the endpoints need an access key: a warning outside Development when none is
-/// configured, since a server that faces clients then signs for anyone; one information line otherwise.
+/// configured, since a server that faces clients then signs for anyone; an information line when keys are configured;
+/// nothing when the endpoints are open in Development.
 /// </summary>
 /// <remarks>
 /// A hosted service, so that it runs after <see cref="SigningHostExtensions.RunSigning"/> has checked the settings: a

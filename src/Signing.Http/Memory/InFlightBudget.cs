@@ -10,7 +10,7 @@ namespace Signing.Http.Memory;
 /// <remarks>
 /// The accounting is one count of free permits, a KiB each, taken with a compare-and-swap: a raise either takes all it
 /// asks for or nothing, without a lock, a queue or an allocation. A request raises its charge at every read of its body,
-/// some 660 times for a 22 MB body in the transport's 32 KiB reads. The shared framework's <c>ConcurrencyLimiter</c>,
+/// some 1,300 times for a 22 MB body in the transport's 16 KiB blocks. The shared framework's <c>ConcurrencyLimiter</c>,
 /// which this replaced, allocates a lease per acquire, and the charge kept a list of them: a <c>transcode</c> request
 /// of 22 MB cost the process 105.6 KB of allocation with it and 23.5 KB without (<c>loadtest/request-allocation.sh</c>,
 /// docs/load-test.md). ASP.NET Core's rate-limiting middleware does not fit either: it takes one permit per request,

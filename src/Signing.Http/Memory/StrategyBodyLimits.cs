@@ -68,7 +68,7 @@ public sealed class StrategyBodyLimits
     /// <summary>The strategies whose limit is at least <paramref name="bodyBytes"/>, in the order of <see cref="Names"/>.</summary>
     public IReadOnlyList<string> Taking(long bodyBytes) => [.. Names.Where(name => _limits[name] >= bodyBytes)];
 
-    /// <summary>Every limit, by strategy name, for <c>GET /api/stats</c> and the start-up log.</summary>
+    /// <summary>Every limit, by strategy name, for <c>GET /api/stats</c>.</summary>
     public IReadOnlyDictionary<string, long> ToDictionary() => Names.ToDictionary(name => name, name => _limits[name], StringComparer.Ordinal);
 
     // The largest body, at most maxBodyBytes, whose charge fits limitBytes: 0 when not even an empty body's does. A

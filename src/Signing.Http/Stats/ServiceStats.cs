@@ -1,6 +1,4 @@
-using Microsoft.IO;
 using Signing.Http.Keys;
-using Signing.Http.Memory;
 
 namespace Signing.Http.Stats;
 
