@@ -29,7 +29,7 @@ strategies=all
 out=artifacts/load-test
 
 usage() {
-  sed -n '8,9p' "$0" | sed 's/^#//' >&2
+  sed -n '10,11p' "$0" | sed 's/^#//' >&2
   exit 2
 }
 
