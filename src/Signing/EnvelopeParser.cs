@@ -9,7 +9,7 @@ namespace Signing;
 /// <see cref="EnvelopeFormatException"/>, never a silently repaired document.
 /// </summary>
 /// <remarks>
-/// Input is read with System.Text.Json, output written with Newtonsoft.Json. Newtonsoft's reader is lenient by
+/// Input is read with System.Text.Json; the output follows Newtonsoft.Json's rules (<see cref="CanonicalJson"/>). Newtonsoft's reader is lenient by
 /// design (comments, trailing commas, single quotes, <c>5</c> accepted as <c>"5"</c>, names in any case, the last of
 /// two duplicate names winning, dates in any format <see cref="DateTime.Parse(string)"/> knows), and each of those
 /// would sign something other than what the caller sent. System.Text.Json refuses all of them, and also invalid

@@ -7,7 +7,9 @@ namespace Signing;
 
 /// <summary>
 /// The strategies a caller can choose by name. Adding a strategy means writing its class and listing it in
-/// <see cref="CreateBuiltIn"/>; nothing else dispatches on names.
+/// <see cref="CreateBuiltIn"/>; nothing else dispatches on their names. <c>transcode</c> is not one of them: it signs
+/// the body as it arrives rather than a parsed envelope, so the endpoint picks it by its own name
+/// (<see cref="Transcoding.TranscodingSigner.StrategyName"/>).
 /// </summary>
 public sealed class SigningStrategies
 {

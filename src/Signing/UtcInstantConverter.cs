@@ -37,5 +37,5 @@ internal sealed class UtcInstantConverter : JsonConverter<DateTime>
     }
 
     public override void Write(Utf8JsonWriter writer, DateTime value, JsonSerializerOptions options) =>
-        throw new NotSupportedException("Input only: the canonical output is written by Newtonsoft.Json (see CanonicalJson).");
+        throw new NotSupportedException("Input only: the canonical output follows Newtonsoft.Json's rules (see CanonicalJson).");
 }

@@ -79,7 +79,7 @@ public static class EnvelopeGenerator
         return builder.ToString();
     }
 
-    // Whole seconds, milliseconds and full 100 ns ticks in turn, so the trimming of fractional zeros is exercised.
+    // Whole seconds, milliseconds or full 100 ns ticks, at random, so the trimming of fractional zeros is exercised.
     private static DateTime NextInstant(Random random)
     {
         var instant = Epoch.AddSeconds(random.Next(0, 5 * 365 * 24 * 3600));

@@ -4,8 +4,8 @@ namespace Signing.Hashing;
 
 /// <summary>
 /// HMAC-SHA256 states kept per thread between signs. Creating an <see cref="IncrementalHash"/> allocates (and sets up
-/// the native context with the key) on every call; each thread keeps the last few it used instead, so signing in a
-/// loop allocates none.
+/// the native context with the key) on every call; each thread keeps a few it used instead, so signing in a loop
+/// allocates none.
 /// </summary>
 /// <remarks>
 /// Only a state that has been read and reset goes back (<see cref="Finish"/>, or <see cref="Keep"/> for one never fed),
@@ -67,7 +67,7 @@ internal static class HmacCache
 
     /// <summary>
     /// Keeps <paramref name="hash"/>, which must be reset (fed nothing since it was made or last read), for
-    /// <paramref name="key"/>; when every slot is full, the state that has been kept longest is destroyed.
+    /// <paramref name="key"/>; when every slot is full, one is destroyed to make room, the slots taken in turn.
     /// </summary>
     public static void Keep(IncrementalHash hash, SigningKey key)
     {

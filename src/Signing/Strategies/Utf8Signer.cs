@@ -28,7 +28,7 @@ public sealed class Utf8Signer(SigningKey key) : ISigningStrategy
     public string Name => StrategyName;
 
     /// <inheritdoc/>
-    /// <remarks>nothing that grows with the document: a 16 KiB chunk and the signature, counted in the fixed part of a charge (3,000 widgets, <c>Sign-Allocated-Bytes</c> per body byte).</remarks>
+    /// <remarks>nothing that grows with the document: a 16 KiB chunk and the signature, counted in the fixed part of a charge.</remarks>
     public double HeldBytesPerDocumentByte => 0;
 
     /// <inheritdoc/>

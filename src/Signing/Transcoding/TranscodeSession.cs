@@ -42,7 +42,6 @@ internal sealed partial class TranscodeSession(IBufferWriter<byte> output, Array
 
     private static readonly string[] EnvelopeMembers = ["widgets"];
 
-
     private readonly ParkedMembers _parked = new(pool);
     private JsonReaderState _state = new(EnvelopeParser.ReaderOptions);
     private TranscodePhase _phase = TranscodePhase.Root;
@@ -73,7 +72,7 @@ internal sealed partial class TranscodeSession(IBufferWriter<byte> output, Array
     private long _plainRefusedAt = -1;
 
     // What turns the tokenizer's line and column into the body's once it has gone on from WidgetEndState: the body's
-    // line at that point, and the body's column there less WidgetEndColumn. Zero while it never has.
+    // line at that point, and the body's column there less WidgetEnd.Length. Zero while it never has.
     private long _lineShift;
     private long _columnShift;
 
