@@ -59,6 +59,8 @@ done
 for number in $widgets $rounds $seconds $warmup $connections $top; do
   [[ "$number" =~ ^[1-9][0-9]*$ ]] || { echo "Not a whole number of at least 1: '$number'." >&2; exit 2; }
 done
+# perf records for a second less than each drive, so that it stops before wrk does.
+[ "$seconds" -ge 2 ] || { echo "--seconds must be at least 2: perf records for a second less than each drive." >&2; exit 2; }
 command -v perf >/dev/null || { echo "perf is missing: apt-get install linux-perf." >&2; exit 1; }
 [[ -z "$annotate" || "$annotate" =~ ^[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_]*$ ]] ||
   { echo "--annotate takes a class and a method, as Class:Method (TranscodeSession:Read), not '$annotate'." >&2; exit 2; }

@@ -167,11 +167,13 @@ if [ -n "$attack" ]; then
   before=$(resident_mib VmRSS)
   port=${base_url##*:}
   echo '{}' >"$dir/attackers.json"
+  attacker_pid=
   if [ "$attackers" -gt 0 ]; then
     # attack.py stops at --seconds by itself; the timeout is for a socket call that would not return.
     timeout "$((seconds + 30))" python3 loadtest/lib/attack.py --port "$port" --kind "$attack" --connections "$attackers" \
       --seconds "$seconds" --reopen-delay "$reopen_delay" --body-limit "$body_limit" --body-file "$body" >"$dir/attackers.json" 2>"$dir/attackers.err" &
-    upload_pids+=($!)
+    attacker_pid=$!
+    upload_pids+=("$attacker_pid")
   fi
   # The honest client: one sign at a time until the attack ends, each bounded by --max-time (10 s at most here, as a
   # client with a timeout would be), its status, time and whether its signature is the body's HMAC on one line.
@@ -187,13 +189,21 @@ if [ -n "$attack" ]; then
   ) >"$dir/honest.txt" &
   honest_pid=$!
   upload_pids+=("$honest_pid")
+  # The honest client's curl failures are its results; the attackers' own failure (a refused option, a timeout) means
+  # the run measured no attack at all, so it ends the script rather than pass for one.
+  attacker_status=0
   for pid in "${upload_pids[@]}"; do
-    wait "$pid" || true
+    if [ "$pid" = "$attacker_pid" ]; then wait "$pid" || attacker_status=$?; else wait "$pid" || true; fi
   done
   upload_pids=()
   peak=$(resident_mib VmHWM)
   if read_stats >/dev/null 2>&1; then up=yes; else up="**no**"; fi
   stop_server
+  if [ "$attacker_status" -ne 0 ]; then
+    echo "The attackers (loadtest/lib/attack.py) exited with $attacker_status, so this run measured no attack:" >&2
+    cat "$dir/attackers.err" >&2
+    exit 1
+  fi
 
   served=$(awk '$3 == "yes"' "$dir/honest.txt" | wc -l)
   failed=$(awk '$3 != "yes"' "$dir/honest.txt" | wc -l)

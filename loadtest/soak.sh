@@ -122,6 +122,13 @@ while read -r strategy; do
   stop_server
   grep '^{' "$out/$strategy.wrk.txt" | jq -r --arg s "$strategy" '[$s, .requests, .non2xx + .socketErrors] | @csv' | tr -d '"' >>"$errors"
   [ "$(tail -n 1 "$errors" | cut -d, -f3)" = 0 ] || failed=1
+  # Samples are skipped when they fail, so a server that refused every read of /api/stats would leave a summary of
+  # nothing: fewer than two after the warm-up fail the run instead.
+  samples=$(awk -F, -v s="\"$strategy\"" -v warmup="$warmup" '$2 == s && $3 >= warmup' "$csv" | wc -l)
+  if [ "$samples" -lt 2 ]; then
+    echo "$strategy: $samples samples of /api/stats after the warm-up, so nothing was measured (see $out/$strategy.server.log)." >&2
+    failed=1
+  fi
 done <"$out/strategies.txt"
 
 title="$(host_description), soak on loopback: $widgets widgets ($(wc -c <"$payload" | tr -d ' ') bytes), $connections connections, $each s per strategy (a fresh server each), summary after the first $warmup s; $(machine_description)"

@@ -26,7 +26,8 @@ fi
 if [ -z "${STRATEGIES:-}" ] || [ "$STRATEGIES" = all ]; then
   key_header=()
   [ -n "${FUNCTION_KEY:-}" ] && key_header=(-H "x-functions-key: $FUNCTION_KEY")
-  STRATEGIES=$(curl -fsS --max-time 30 "${key_header[@]}" "${BASE_URL%/}/api/stats" | jq -r '[.strategies[].name] | join(",")')
+  # Expanded so that an empty list is no unset variable to bash before 4.4 (macOS's 3.2) under set -u.
+  STRATEGIES=$(curl -fsS --max-time 30 ${key_header[@]+"${key_header[@]}"} "${BASE_URL%/}/api/stats" | jq -r '[.strategies[].name] | join(",")')
   export STRATEGIES
 fi
 

@@ -50,6 +50,9 @@ const headers = __ENV.FUNCTION_KEY ? { 'x-functions-key': __ENV.FUNCTION_KEY } :
 
 // One strategy's turn: warm-up, measured run, gap.
 const slotSeconds = warmupSeconds + durationSeconds + gapSeconds;
+// A measured run's requests still in flight at its end get this long to finish, and then the server is read again: the
+// second reading must come after every measured request has ended, or its counts would miss the last of them.
+const drainSeconds = gapSeconds / 2;
 
 // What the server did during each measured run, one gauge per ServerDelta field, tagged with the strategy.
 const serverGauges = Object.fromEntries(serverDeltaFields.map((field) => [field, new Gauge(serverMetricName(field))]));
@@ -67,8 +70,8 @@ export const options = {
   scenarios: {
     ...Object.fromEntries(strategies.flatMap((strategy, i) => [
       [`warmup_${strategy}`, signScenario(strategy, 'warmup', i * slotSeconds, warmupSeconds, gapSeconds)],
-      // In-flight requests may finish during the gap; the next warm-up waits for them.
-      [strategy, signScenario(strategy, 'measure', i * slotSeconds + warmupSeconds, durationSeconds, gapSeconds)],
+      // In-flight requests may finish in the first half of the gap, before the second reading of the server.
+      [strategy, signScenario(strategy, 'measure', i * slotSeconds + warmupSeconds, durationSeconds, drainSeconds)],
     ])),
     stats: {
       executor: 'per-vu-iterations',
@@ -117,7 +120,7 @@ export function observe() {
     const measureStart = i * slotSeconds + warmupSeconds;
     sleepUntil(started, measureStart);
     const before = readStats();
-    sleepUntil(started, measureStart + durationSeconds + gapSeconds / 2);
+    sleepUntil(started, measureStart + durationSeconds + drainSeconds);
     const after = readStats();
     // Under scale-out the two reads may reach different instances; subtracting one process's counters from
     // another's would print numbers that mean nothing, so the run keeps no server numbers for this strategy.

@@ -92,6 +92,8 @@ start_floor_and_server() {
 }
 
 stop_floor_and_server() {
+  # A server whose start failed (it never listened) has no name of its own yet: it is still server_pid.
+  [ "$server_pid" = "$floor_pid" ] || [ "$server_pid" = "$strategy_pid" ] || stop_server
   server_pid=$floor_pid
   stop_server
   server_pid=$strategy_pid

@@ -79,7 +79,11 @@ stop_server() {
       kill -0 "$server_pid" 2>/dev/null || break
       sleep 0.2
     done
-    kill -9 "$server_pid" 2>/dev/null || true
+    if kill -0 "$server_pid" 2>/dev/null; then
+      # Still up after 10 s: its children (the worker, under the test host) would outlive a kill -9 of it alone.
+      pkill -9 -P "$server_pid" 2>/dev/null || true
+      kill -9 "$server_pid" 2>/dev/null || true
+    fi
     wait "$server_pid" 2>/dev/null || true
     server_pid=
     signer_pid=
