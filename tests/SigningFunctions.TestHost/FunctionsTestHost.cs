@@ -111,6 +111,8 @@ public sealed class FunctionsTestHost : IAsyncDisposable
         var grpc = BuildGrpcServer(channel);
         await grpc.StartAsync(cancellationToken);
         WorkerProcess? worker = null;
+        HttpMessageInvoker? client = null;
+        WebApplication? front = null;
         try
         {
             worker = WorkerProcess.Start(appDirectory, new Uri(grpc.Urls.First()), workerId, options.Environment, output);
@@ -118,7 +120,7 @@ public sealed class FunctionsTestHost : IAsyncDisposable
             await WaitForWorkerHttpAsync(httpUri, worker, output, options.StartTimeout, cancellationToken);
             var routes = functions.Select(f => FunctionRoute.From(f, settings.RoutePrefix)).OfType<FunctionRoute>().ToList();
 
-            var client = new HttpMessageInvoker(new SocketsHttpHandler
+            client = new HttpMessageInvoker(new SocketsHttpHandler
             {
                 UseProxy = false,
                 AllowAutoRedirect = false,
@@ -127,12 +129,19 @@ public sealed class FunctionsTestHost : IAsyncDisposable
                 ActivityHeadersPropagator = null,
                 ConnectTimeout = TimeSpan.FromSeconds(15),
             });
-            var front = BuildFrontEnd(options, settings, routes, forwarder => new InvocationForwarder(channel, httpUri, forwarder, client, output));
+            var forwardingClient = client;
+            front = BuildFrontEnd(options, settings, routes, forwarder => new InvocationForwarder(channel, httpUri, forwarder, forwardingClient, output));
             await front.StartAsync(cancellationToken);
             return new FunctionsTestHost(grpc, worker, channel, front, client, output, httpUri, routes);
         }
         catch
         {
+            if (front is not null)
+            {
+                await front.DisposeAsync();
+            }
+
+            client?.Dispose();
             channel.Terminate(TimeSpan.Zero);
             if (worker is not null)
             {
@@ -150,14 +159,21 @@ public sealed class FunctionsTestHost : IAsyncDisposable
     /// <returns>A task that completes when everything has stopped.</returns>
     public async ValueTask DisposeAsync()
     {
-        await _front.StopAsync(CancellationToken.None);
-        await _front.DisposeAsync();
-        _channel.Terminate(WorkerGrace);
-        await _worker.StopAsync(WorkerGrace);
-        _worker.Dispose();
-        await _grpc.StopAsync(CancellationToken.None);
-        await _grpc.DisposeAsync();
-        _client.Dispose();
+        try
+        {
+            await _front.StopAsync(CancellationToken.None);
+            await _front.DisposeAsync();
+        }
+        finally
+        {
+            // The worker is a process of its own: it is stopped whatever the front end's stop threw.
+            _channel.Terminate(WorkerGrace);
+            await _worker.StopAsync(WorkerGrace);
+            _worker.Dispose();
+            await _grpc.StopAsync(CancellationToken.None);
+            await _grpc.DisposeAsync();
+            _client.Dispose();
+        }
     }
 
     private static async Task<(Uri HttpUri, IReadOnlyList<Rpc.RpcFunctionMetadata> Functions)> HandshakeAsync(

@@ -30,15 +30,23 @@ if (appDirectory is null)
 }
 
 var stopping = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+// A signal during the start (which may wait up to minutes for the worker) abandons it; StartAsync stops the worker.
+using var cancelStart = new CancellationTokenSource();
 using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
 using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
 
 FunctionsTestHost host;
 try
 {
-    host = await FunctionsTestHost.StartAsync(new FunctionsTestHostOptions { AppDirectory = appDirectory, Urls = urls, Echo = Console.Out });
+    host = await FunctionsTestHost.StartAsync(
+        new FunctionsTestHostOptions { AppDirectory = appDirectory, Urls = urls, Echo = Console.Out }, cancelStart.Token);
 }
-catch (Exception e) when (e is WorkerExitedException or InvalidOperationException or TimeoutException)
+catch (OperationCanceledException) when (cancelStart.IsCancellationRequested)
+{
+    return 0;
+}
+catch (Exception e) when (e is WorkerExitedException or InvalidOperationException or TimeoutException or IOException)
 {
     Console.Error.WriteLine(e.Message);
     return 1;
@@ -60,4 +68,5 @@ void Stop(PosixSignalContext context)
     // Stopping is ours to do in order (front end, worker, gRPC server), not the runtime's.
     context.Cancel = true;
     stopping.TrySetResult();
+    cancelStart.Cancel();
 }
