@@ -129,6 +129,7 @@ public sealed class FunctionsTestHost : IAsyncDisposable
                 ActivityHeadersPropagator = null,
                 ConnectTimeout = TimeSpan.FromSeconds(15),
             });
+            // A non-null copy for the forwarder to capture; the catch below disposes client if the start fails.
             var forwardingClient = client;
             front = BuildFrontEnd(options, settings, routes, forwarder => new InvocationForwarder(channel, httpUri, forwarder, forwardingClient, output));
             await front.StartAsync(cancellationToken);

@@ -69,6 +69,21 @@ public sealed class ReceiveBlockTests
     [InlineData(false, ReceiveBlockPool.BlockSize)]
     public async Task While_the_endpoint_works_the_transport_receives_two_blocks_ahead(bool ourReadBuffer, long ready)
     {
+        // A run in which the machine starves the client or the transport for the whole wait (CI on 4fc66fe found one
+        // block after 10 s) is tried again, up to three times; with a buffer of one block no run ever finds two.
+        var found = new List<long>();
+        for (var attempt = 0; attempt < 3 && (found.Count == 0 || found[^1] != ready); attempt++)
+        {
+            found.Add(await ReceivedWhileTheEndpointWorksAsync(ourReadBuffer, ready));
+        }
+
+        Assert.True(found[^1] == ready, $"Expected {ready} bytes received ahead; the attempts found {string.Join(", ", found)}.");
+        Assert.All(found, bytes => Assert.InRange(bytes, 0, ready));
+    }
+
+    // One request: the bytes the transport had received while the endpoint waited.
+    private static async Task<long> ReceivedWhileTheEndpointWorksAsync(bool ourReadBuffer, long ready)
+    {
         long found = 0;
         void ReadBuffer(SocketTransportOptions sockets)
         {
@@ -114,7 +129,7 @@ public sealed class ReceiveBlockTests
             await request.Body.CopyToAsync(Stream.Null);
         });
 
-        Assert.Equal(ready, found);
+        return found;
     }
 
     // Whether the body holds at least bytes not yet taken; takes none of them.
