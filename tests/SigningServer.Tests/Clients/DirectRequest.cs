@@ -48,6 +48,20 @@ internal static class DirectRequest
         await result.ExecuteAsync(context);
     }
 
+    /// <summary>
+    /// Asserts that <paramref name="context"/> was answered as the in-flight budget refuses a request: 503, a second's
+    /// <c>Retry-After</c>, and a problem that says nothing was signed.
+    /// </summary>
+    public static void AssertOverloaded(HttpContext context)
+    {
+        Assert.Equal(StatusCodes.Status503ServiceUnavailable, context.Response.StatusCode);
+        Assert.Equal("1", context.Response.Headers.RetryAfter.ToString());
+        var problem = Problem(context);
+        Assert.Equal(StatusCodes.Status503ServiceUnavailable, problem.GetProperty("status").GetInt32());
+        Assert.False(problem.TryGetProperty("signature", out _));
+        Assert.EndsWith("nothing of this request was signed. Retry after 1 s.", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
+    }
+
     /// <summary>The problem's <c>detail</c>, from a response executed onto <paramref name="context"/>.</summary>
     public static string ProblemDetail(HttpContext context) => Problem(context).GetProperty("detail").GetString()!;
 

@@ -32,7 +32,7 @@ public sealed class AdmissionStepTests
         Assert.True(room < RequestMemory.ForParse(body.Length, blockSize));
         var refused = await SignWithRoomAsync(services, room, body, "recyclable");
 
-        AssertOverloaded(refused);
+        DirectRequest.AssertOverloaded(refused);
         Assert.False(refused.Response.Headers.ContainsKey(SignCostHeaders.ParseAllocatedBytes), "a request refused before its parse reports none");
     }
 
@@ -49,7 +49,7 @@ public sealed class AdmissionStepTests
         Assert.True(room < RequestMemory.For(strategy, body.Length, blockSize));
         var refused = await SignWithRoomAsync(services, room, body, "string");
 
-        AssertOverloaded(refused);
+        DirectRequest.AssertOverloaded(refused);
         // Its cost headers show the parse it paid for and no sign.
         Assert.True(refused.Response.Headers.ContainsKey(SignCostHeaders.ParseAllocatedBytes), "the parse is reported");
         Assert.False(refused.Response.Headers.ContainsKey(SignCostHeaders.SignAllocatedBytes), "a refused request reports no sign");
@@ -75,15 +75,5 @@ public sealed class AdmissionStepTests
         await DirectRequest.SignAsync(context);
 
         return context;
-    }
-
-    // Overload's answer: 503, a second's Retry-After and a problem that says so, no signature.
-    private static void AssertOverloaded(HttpContext context)
-    {
-        Assert.Equal(StatusCodes.Status503ServiceUnavailable, context.Response.StatusCode);
-        Assert.Equal("1", context.Response.Headers.RetryAfter.ToString());
-        var problem = DirectRequest.Problem(context);
-        Assert.Equal(StatusCodes.Status503ServiceUnavailable, problem.GetProperty("status").GetInt32());
-        Assert.False(problem.TryGetProperty("signature", out _));
     }
 }

@@ -31,7 +31,6 @@ public sealed class KnownAnswerTests(SigningServerFactory factory) : IClassFixtu
     {
         using var client = factory.CreateClient();
 
-        Assert.Equal(7, factory.StrategyNames.Count);
         foreach (var strategy in factory.StrategyNames)
         {
             using var response = await client.PostAsync("/api/sign?strategy=" + strategy, Bodies.Json(LooseWidget));
