@@ -14,18 +14,24 @@ namespace SigningServer.Tests.Reading;
 /// </summary>
 public sealed class BodyStallTests(KestrelStallFactory factory) : IClassFixture<KestrelStallFactory>
 {
+    // Padded bodies go silent in their spaces, which the tokenizer consumes as they come. A canonical body cut inside a
+    // widget goes silent with the widget's start read but not consumed, as transcode leaves every read that ends inside
+    // one: the host's reader is then handed back behind what it last examined.
     [Theory]
-    [InlineData(50_000, 100_000, "recyclable", false)]
-    [InlineData(4 * 1024 * 1024, 8 * 1024 * 1024, "recyclable", false)]
-    [InlineData(50_000, 100_000, "transcode", false)]
-    [InlineData(4 * 1024 * 1024, 8 * 1024 * 1024, "transcode", false)]
-    [InlineData(50_000, 100_000, "recyclable", true)]
-    [InlineData(50_000, 100_000, "transcode", true)]
-    public async Task A_body_that_goes_silent_is_cut_off_with_408_in_time(int sent, int declared, string strategy, bool chunked)
+    [InlineData(50_000, 100_000, "recyclable", false, false)]
+    [InlineData(4 * 1024 * 1024, 8 * 1024 * 1024, "recyclable", false, false)]
+    [InlineData(50_000, 100_000, "transcode", false, false)]
+    [InlineData(4 * 1024 * 1024, 8 * 1024 * 1024, "transcode", false, false)]
+    [InlineData(50_000, 100_000, "recyclable", true, false)]
+    [InlineData(50_000, 100_000, "transcode", true, false)]
+    [InlineData(50_000, 100_000, "transcode", false, true)]
+    [InlineData(50_000, 100_000, "transcode", true, true)]
+    public async Task A_body_that_goes_silent_is_cut_off_with_408_in_time(int sent, int declared, string strategy, bool chunked, bool cutInsideWidget)
     {
         using var client = factory.CreateStreamingClient();
         using var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!);
-        var body = Bodies.Padded(declared);
+        var body = cutInsideWidget ? Bodies.Canonical(widgetCount: 300, seed: 33)[..declared] : Bodies.Padded(declared);
+        Assert.True(!cutInsideWidget || body.AsSpan(0, sent).LastIndexOf("}"u8) < body.AsSpan(0, sent).LastIndexOf("\"property"u8), "The cut falls inside a widget.");
         var mark = factory.Mark();
 
         var framing = chunked ? "Transfer-Encoding: chunked\r\n" : $"Content-Length: {declared.ToString(CultureInfo.InvariantCulture)}\r\n";

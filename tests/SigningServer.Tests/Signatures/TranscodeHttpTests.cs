@@ -4,6 +4,7 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using Signing.Http;
 using Signing.Tests.Hostile;
+using Signing.Tests.Waiting;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
 
@@ -11,8 +12,8 @@ namespace SigningServer.Tests.Signatures;
 
 /// <summary>
 /// <c>transcode</c> over HTTP answers what the object path answers: for every hostile body the same status, title
-/// and path as <c>utf8</c>, and for valid bodies the same signature, also with a token longer than any buffer on the
-/// way and over a real socket.
+/// and path as <c>utf8</c>, also when the fault is found after a read that ended inside a widget, and for valid bodies
+/// the same signature, also with a token longer than any buffer on the way and over a real socket.
 /// </summary>
 public sealed class TranscodeHttpTests(KestrelStallFactory factory) : IClassFixture<KestrelStallFactory>
 {
@@ -83,15 +84,71 @@ public sealed class TranscodeHttpTests(KestrelStallFactory factory) : IClassFixt
         Assert.Contains(TestKey.SignatureOf(body), answer, StringComparison.Ordinal);
     }
 
+    // The first part ends inside widget 150, so transcode consumes that read only to the widget's start though it
+    // examined all of it; widget 200's fault is then found in a read that starts behind what the host's reader last
+    // examined, and that read is handed back unconsumed. The answer is still the object path's, and nothing faults.
+    [Theory]
+    [InlineData("{\"id\":12345,", false)]
+    [InlineData("{\"id\":12345,", true)]
+    [InlineData("{]", false)]
+    [InlineData("{]", true)]
+    public async Task A_body_refused_after_a_read_that_ended_inside_a_widget_gets_the_object_paths_answer(string damage, bool chunked)
+    {
+        using var client = factory.CreateStreamingClient();
+        var body = WithWidgetHead(Bodies.Canonical(widgetCount: 300, seed: 47), widget: 200, damage);
+        var split = WidgetStart(body, 150) + 100;
+        var expected = await AnswerAsync(client, "utf8", body);
+        var mark = factory.Mark();
+
+        using var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!);
+        var framing = chunked ? "Transfer-Encoding: chunked\r\n" : $"Content-Length: {body.Length.ToString(CultureInfo.InvariantCulture)}\r\n";
+        await connection.SendAsync(RawHttpConnection.PostHead(client.BaseAddress!, "/api/sign?strategy=transcode", framing));
+        await connection.SendAsync(chunked ? RawHttpConnection.Chunks(body.AsSpan(0, split)) : body.AsMemory(0, split));
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Budget.InUseBytes > 0, TimeSpan.FromSeconds(10)));
+        await connection.SendAsync(chunked ? (byte[])[.. RawHttpConnection.Chunks(body.AsSpan(split)), .. "0\r\n\r\n"u8] : body.AsMemory(split));
+        var answer = await connection.ReadToEndAsync(TimeSpan.FromSeconds(15));
+
+        Assert.StartsWith("HTTP/1.1 400", answer, StringComparison.Ordinal);
+        Assert.Equal(expected, FromJson(HttpStatusCode.BadRequest, answer[answer.IndexOf('{', StringComparison.Ordinal)..(answer.LastIndexOf('}') + 1)]));
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Pool.InUseBytes == 0 && factory.Budget.InUseBytes == 0, TimeSpan.FromSeconds(5)));
+        factory.AssertNoServerFaultSince(mark, $"{damage}, {(chunked ? "chunked" : "Content-Length")}");
+        await ServerHealth.AssertStillSigningAsync(client, factory);
+    }
+
+    // body with the head of its widget-th widget (its brace, Guid and the comma after it) replaced by head.
+    private static byte[] WithWidgetHead(byte[] body, int widget, string head)
+    {
+        var start = WidgetStart(body, widget);
+        var guidEnd = start + "{\"id\":\"".Length + 36 + "\",".Length;
+        return [.. body.AsSpan(0, start), .. Bodies.Utf8(head), .. body.AsSpan(guidEnd)];
+    }
+
+    // Where the widget-th widget (from 0) of a canonical body starts.
+    private static int WidgetStart(byte[] body, int widget)
+    {
+        var start = -1;
+        for (var i = 0; i <= widget; i++)
+        {
+            start += 1 + body.AsSpan(start + 1).IndexOf("{\"id\":"u8);
+        }
+
+        return start;
+    }
+
     private static async Task<Answer> AnswerAsync(HttpClient client, string strategy, byte[] body)
     {
         using var response = await client.PostAsync("/api/sign?strategy=" + strategy, Bodies.Json(body));
-        using var document = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        return FromJson(response.StatusCode, await response.Content.ReadAsStringAsync());
+    }
+
+    private static Answer FromJson(HttpStatusCode status, string json)
+    {
+        using var document = JsonDocument.Parse(json);
         var root = document.RootElement;
-        return response.StatusCode == HttpStatusCode.OK
-            ? new Answer(response.StatusCode, root.GetProperty("signature").GetString(), null, null, root.GetProperty("widgetCount").GetInt32())
+        return status == HttpStatusCode.OK
+            ? new Answer(status, root.GetProperty("signature").GetString(), null, null, root.GetProperty("widgetCount").GetInt32())
             : new Answer(
-                response.StatusCode,
+                status,
                 null,
                 root.GetProperty("title").GetString(),
                 root.TryGetProperty("path", out var path) ? path.GetString() : null,
