@@ -4,6 +4,7 @@ using System.Text;
 using Newtonsoft.Json;
 using Signing;
 using Signing.Generation;
+using Signing.Tests.Bodies;
 using Signing.Tests.Waiting;
 
 namespace SigningFunctions.Tests;
@@ -49,18 +50,24 @@ public sealed class WorkerLimitTests(PublishedWorker worker)
     /// The worker cuts the body off after its 1 s of silence and answers 408, and its charge goes back at once. The
     /// client sees that answer only when its request ends: the host's forwarder (YARP over SocketsHttpHandler, HTTP/1.1
     /// to the worker, as on the Functions host) finishes sending a request before it returns the response. So through
-    /// the host a stalled client holds its own connection, not the worker's memory.
+    /// the host a stalled client holds its own connection, not the worker's memory. A body of spaces goes silent where
+    /// the tokenizer has consumed all it read; a canonical one cut inside a widget, with the widget's start read but not
+    /// consumed, as transcode leaves every read that ends inside one.
     /// </remarks>
     [Theory]
-    [InlineData("recyclable")]
-    [InlineData("transcode")]
-    public async Task A_body_that_goes_silent_is_cut_off_by_the_worker_in_time_and_answered_408(string strategy)
+    [InlineData("recyclable", false)]
+    [InlineData("transcode", false)]
+    [InlineData("transcode", true)]
+    public async Task A_body_that_goes_silent_is_cut_off_by_the_worker_in_time_and_answered_408(string strategy, bool cutInsideWidget)
     {
         var host = await worker.HostAsync(WorkerSettings.Shared);
         using var client = new HttpClient { BaseAddress = host.BaseAddress };
-        var body = Encoding.UTF8.GetBytes("{\"widgets\":[" + new string(' ', 100_000) + "]}");
+        var body = cutInsideWidget
+            ? CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeGenerator.Create(300, 9), CanonicalJson.Settings))
+            : Encoding.UTF8.GetBytes("{\"widgets\":[" + new string(' ', 100_000) + "]}");
+        var sent = cutInsideWidget ? CanonicalWidgets.Start(body, 150) + 100 : 50_000;
 
-        using var stalled = await PartialUpload.StartAsync(host.BaseAddress, "/api/sign?strategy=" + strategy, body, 50_000);
+        using var stalled = await PartialUpload.StartAsync(host.BaseAddress, "/api/sign?strategy=" + strategy, body, sent);
         var silent = Stopwatch.StartNew();
         await WorkerStats.UntilInFlightAsync(client, inUse => inUse > 0, "the stalled request arriving");
         await WorkerStats.UntilInFlightAsync(client, inUse => inUse == 0, "the stalled request cut off");
@@ -96,17 +103,7 @@ public sealed class WorkerLimitTests(PublishedWorker worker)
         }
 
         await WorkerStats.UntilInFlightAsync(client, inUse => inUse == 0, "the upload ended");
-
-        // The worker's log comes over gRPC after the request has ended, and Kestrel's word on the connection after that.
-        bool Finished(string line) => line.Contains("Request finished HTTP/1.1 POST", StringComparison.Ordinal) && line.Contains(path, StringComparison.Ordinal);
-        await BoundedWait.UntilAsync(() => host.Output.Lines.Any(Finished), TimeSpan.FromSeconds(10));
-        await Task.Delay(200);
-        var lines = host.Output.Lines.SkipWhile(l => !l.Contains(path, StringComparison.Ordinal)).ToArray();
-        Assert.Contains(lines, Finished);
-        Assert.DoesNotContain(lines, l =>
-            l.Contains("ended abnormally", StringComparison.Ordinal) ||
-            l.StartsWith("[log Error", StringComparison.Ordinal) ||
-            l.StartsWith("[log Critical", StringComparison.Ordinal));
+        await WorkerLog.AssertEndedWithoutFaultAsync(host, path);
         using var after = await client.PostAsync("/api/sign?strategy=" + strategy, KnownAnswers.Json(KnownAnswers.TwoWidgets));
         Assert.True(after.StatusCode == HttpStatusCode.OK, $"{(int)after.StatusCode} after the client went.{Environment.NewLine}{host.Output.Tail()}");
     }

@@ -1,6 +1,11 @@
 using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
+using System.Text.Json;
+using Newtonsoft.Json;
+using Signing;
+using Signing.Generation;
+using Signing.Tests.Bodies;
 
 namespace SigningFunctions.Tests;
 
@@ -21,6 +26,34 @@ public sealed class WorkerProblemTests(PublishedWorker worker)
 
         var problem = await WorkerProblems.AssertAsync(response, HttpStatusCode.BadRequest, host);
         Assert.Equal("Invalid envelope", problem.GetProperty("title").GetString());
+    }
+
+    // The first part ends inside widget 150, so transcode consumes that read only to the widget's start though it
+    // examined all of it; widget 200's fault is then found in a later read, which is handed back unconsumed. The answer
+    // is utf8's problem, and neither the worker nor its Kestrel logs a fault.
+    [Theory]
+    [InlineData("{\"id\":12345,")]
+    [InlineData("{]")]
+    public async Task A_body_refused_after_a_read_that_ended_inside_a_widget_gets_utf8s_problem(string damage)
+    {
+        var host = await worker.HostAsync(WorkerSettings.Shared);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+        var canonical = CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeGenerator.Create(300, 47), CanonicalJson.Settings));
+        var body = CanonicalWidgets.WithHead(canonical, widget: 200, damage);
+        using var parsed = await client.PostAsync("/api/sign?strategy=utf8", KnownAnswers.Json(body));
+        var expected = await WorkerProblems.AssertAsync(parsed, HttpStatusCode.BadRequest, host);
+
+        // A query parameter the endpoint ignores finds this request's lines among all the shared worker has said.
+        var path = $"/api/sign?strategy=transcode&upload={Guid.NewGuid():N}";
+        using var upload = await PartialUpload.StartAsync(host.BaseAddress, path, body, CanonicalWidgets.Start(body, 150) + 100);
+        await WorkerStats.UntilInFlightAsync(client, inUse => inUse > 0, "the first part arriving");
+        var answer = await upload.FinishAsync();
+
+        Assert.StartsWith("HTTP/1.1 400", answer, StringComparison.Ordinal);
+        using var problem = JsonDocument.Parse(answer[answer.IndexOf('{', StringComparison.Ordinal)..(answer.LastIndexOf('}') + 1)]);
+        Assert.Equal(TitleAndPath(expected), TitleAndPath(problem.RootElement));
+        await WorkerStats.UntilInFlightAsync(client, inUse => inUse == 0, "the refused upload ended");
+        await WorkerLog.AssertEndedWithoutFaultAsync(host, path);
     }
 
     [Fact]
@@ -106,4 +139,7 @@ public sealed class WorkerProblemTests(PublishedWorker worker)
         Assert.Equal(HttpStatusCode.OK, withKey.StatusCode);
         Assert.Contains(KnownAnswers.TwoWidgetsSignature, await withKey.Content.ReadAsStringAsync(), StringComparison.Ordinal);
     }
+
+    private static (string? Title, string? Path) TitleAndPath(JsonElement problem) =>
+        (problem.GetProperty("title").GetString(), problem.TryGetProperty("path", out var path) ? path.GetString() : null);
 }

@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using Signing.Http;
+using Signing.Tests.Bodies;
 using Signing.Tests.Hostile;
 using Signing.Tests.Waiting;
 using SigningServer.Tests.Clients;
@@ -95,8 +96,8 @@ public sealed class TranscodeHttpTests(KestrelStallFactory factory) : IClassFixt
     public async Task A_body_refused_after_a_read_that_ended_inside_a_widget_gets_the_object_paths_answer(string damage, bool chunked)
     {
         using var client = factory.CreateStreamingClient();
-        var body = WithWidgetHead(Bodies.Canonical(widgetCount: 300, seed: 47), widget: 200, damage);
-        var split = WidgetStart(body, 150) + 100;
+        var body = CanonicalWidgets.WithHead(Bodies.Canonical(widgetCount: 300, seed: 47), widget: 200, damage);
+        var split = CanonicalWidgets.Start(body, 150) + 100;
         var expected = await AnswerAsync(client, "utf8", body);
         var mark = factory.Mark();
 
@@ -113,26 +114,6 @@ public sealed class TranscodeHttpTests(KestrelStallFactory factory) : IClassFixt
         Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Pool.InUseBytes == 0 && factory.Budget.InUseBytes == 0, TimeSpan.FromSeconds(5)));
         factory.AssertNoServerFaultSince(mark, $"{damage}, {(chunked ? "chunked" : "Content-Length")}");
         await ServerHealth.AssertStillSigningAsync(client, factory);
-    }
-
-    // body with the head of its widget-th widget (its brace, Guid and the comma after it) replaced by head.
-    private static byte[] WithWidgetHead(byte[] body, int widget, string head)
-    {
-        var start = WidgetStart(body, widget);
-        var guidEnd = start + "{\"id\":\"".Length + 36 + "\",".Length;
-        return [.. body.AsSpan(0, start), .. Bodies.Utf8(head), .. body.AsSpan(guidEnd)];
-    }
-
-    // Where the widget-th widget (from 0) of a canonical body starts.
-    private static int WidgetStart(byte[] body, int widget)
-    {
-        var start = -1;
-        for (var i = 0; i <= widget; i++)
-        {
-            start += 1 + body.AsSpan(start + 1).IndexOf("{\"id\":"u8);
-        }
-
-        return start;
     }
 
     private static async Task<Answer> AnswerAsync(HttpClient client, string strategy, byte[] body)
