@@ -293,6 +293,10 @@ internal sealed class EnvelopeRequestReader(
                 }
                 else if (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
                 {
+                    // Refused part-way (a declared length is refused before the body is read), so how much more is
+                    // coming is not known: kept alive, Kestrel would read it all, and drop the connection under the
+                    // client's next request once it passed the host's own limit. Kestrel's own 413 closes too.
+                    request.HttpContext.Response.Headers.Connection = "close";
                     if (bodyLimits[strategy] < options.Value.MaxRequestBodyBytes)
                     {
                         // Past the strategy's own limit, below the service's: say which strategies take more.

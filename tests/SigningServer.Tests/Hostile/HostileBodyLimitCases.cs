@@ -26,7 +26,8 @@ public abstract class HostileBodyLimitCases
     /// (Kestrel's <c>MaxRequestBodySize</c> does), so a chunked body of exactly the limit is refused there. With
     /// <paramref name="closesPastLimit"/>, the server will not drain a body past the limit after answering, so every
     /// 413 must say <c>Connection: close</c>: a client that took it for keep-alive would send its next request on a
-    /// connection that is closing, and lose it.
+    /// connection that is closing, and lose it. A chunked body's 413 says so on every host: it is refused part-way, with
+    /// no length to tell how much more is coming (<see cref="Limits.ChunkedBodyLimitTests"/>).
     /// </summary>
     protected HostileBodyLimitCases(SigningServerFactory factory, int limit, bool chunkFramingCounts, bool closesPastLimit)
     {
@@ -55,7 +56,7 @@ public abstract class HostileBodyLimitCases
         using var response = await client.SendAsync(request);
 
         Assert.Equal(HttpStatusCode.RequestEntityTooLarge, await HostileResponse.AssertClientErrorProblemAsync(response, hostile));
-        Assert.Equal(_closesPastLimit, response.Headers.ConnectionClose == true);
+        Assert.Equal(_closesPastLimit || chunked, response.Headers.ConnectionClose == true);
         await ServerHealth.AssertStillSigningAsync(client, _factory);
     }
 
