@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -35,9 +36,9 @@ public static class SigningHostExtensions
             }
             catch (Exception e) when (e is OptionsValidationException || IsConversionFailure(e))
             {
-                // A value that does not convert to its setting's type fails in the configuration binder, which names
-                // the setting too.
-                var failures = e is OptionsValidationException validation ? string.Join(" ", validation.Failures) : e.Message;
+                var failures = e is OptionsValidationException validation
+                    ? string.Join(" ", validation.Failures)
+                    : SectionsWhereTextBelongs(host.Services.GetRequiredService<IConfiguration>()) ?? e.Message;
                 var logger = host.Services.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SigningHostExtensions));
                 SigningLog.InvalidSettings(logger, failures);
                 if (!host.Services.GetServices<ILoggerProvider>().OfType<ConsoleLoggerProvider>().Any())
@@ -53,23 +54,21 @@ public static class SigningHostExtensions
         }
     }
 
-    // The configuration binder reports a value that does not convert to its setting's type as an
-    // InvalidOperationException naming the setting, with the parser's FormatException or OverflowException inside.
-    private static bool IsConversionFailure(Exception exception)
+    // The binder's message names a value that does not convert, but not a section where a text setting belongs
+    // (Signing:Key:x): those are named here, or null.
+    private static string? SectionsWhereTextBelongs(IConfiguration configuration)
     {
-        if (exception is not InvalidOperationException)
-        {
-            return false;
-        }
-
-        for (var inner = exception.InnerException; inner is not null; inner = inner.InnerException)
-        {
-            if (inner is FormatException or OverflowException)
-            {
-                return true;
-            }
-        }
-
-        return false;
+        var sections = new[] { nameof(SigningOptions.Key), nameof(SigningOptions.ActiveKeyId) }
+            .Select(name => configuration.GetSection($"{SigningOptions.SectionName}:{name}"))
+            .Where(section => section.Value is null && section.GetChildren().Any())
+            .Select(section => $"{section.Path} has settings under it; it is a value: set {section.Path} itself.");
+        var named = string.Join(" ", sections);
+        return named.Length > 0 ? named : null;
     }
+
+    // The configuration binder reports a setting it cannot read as an InvalidOperationException of its own: a value
+    // that does not convert to the setting's type (an empty number too), naming the setting, or a section where a
+    // value belongs.
+    private static bool IsConversionFailure(Exception exception) =>
+        exception is InvalidOperationException && exception.TargetSite?.DeclaringType?.Assembly == typeof(ConfigurationBinder).Assembly;
 }

@@ -32,6 +32,8 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
 
         ValidateActiveKeyId(options.ActiveKeyId, keys, failures);
         ValidateAccessKeys(options.AccessKeys, failures);
+        ValidateNamedValues("Keys", failures);
+        ValidateNamedValues("AccessKeys", failures);
 
         if (options.MaxRequestBodyBytes is < SigningOptions.MinMaxRequestBodyBytes or > SigningOptions.MaxMaxRequestBodyBytes)
         {
@@ -81,6 +83,16 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
                 failures.Add($"{Setting}:{name} (environment variable Signing__AccessKeys__{name}) is {(string.IsNullOrWhiteSpace(key) ? "empty" : "too short")}: " +
                     $"an access key must be at least {AccessKeys.MinimumLength} characters, for example the output of 'openssl rand -base64 32'.");
             }
+        }
+    }
+
+    // A setting nested one level too deep (Signing:AccessKeys:ops:key) binds to no entry at all: the key it was meant to
+    // be would be missing in silence, and with access keys the endpoints left open.
+    private void ValidateNamedValues(string section, List<string> failures)
+    {
+        foreach (var entry in configuration.GetSection($"{SigningOptions.SectionName}:{section}").GetChildren().Where(e => e.GetChildren().Any()))
+        {
+            failures.Add($"{entry.Path} has settings under it; each entry of {SigningOptions.SectionName}:{section} is a value: set {entry.Path} (environment variable {entry.Path.Replace(":", "__", StringComparison.Ordinal)}) itself.");
         }
     }
 

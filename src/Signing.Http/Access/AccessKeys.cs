@@ -36,7 +36,11 @@ public sealed class AccessKeys
     private readonly byte[][] _digests;
     private readonly DigestEquals _equals;
 
-    /// <summary>Keeps the digests of <paramref name="keys"/>; none means that every endpoint is open.</summary>
+    /// <summary>
+    /// Keeps the digests of <paramref name="keys"/>, without the whitespace around them, which is no part of a key: HTTP
+    /// drops it around a header's value, and a key read from a file may end in a newline. None means that every endpoint
+    /// is open.
+    /// </summary>
     public AccessKeys(IEnumerable<string> keys)
         : this(keys, CryptographicOperations.FixedTimeEquals)
     {
@@ -47,7 +51,7 @@ public sealed class AccessKeys
     {
         ArgumentNullException.ThrowIfNull(keys);
         ArgumentNullException.ThrowIfNull(equals);
-        _digests = [.. keys.Select(key => SHA256.HashData(Encoding.UTF8.GetBytes(key)))];
+        _digests = [.. keys.Select(key => SHA256.HashData(Encoding.UTF8.GetBytes(key.Trim())))];
         _equals = equals;
     }
 

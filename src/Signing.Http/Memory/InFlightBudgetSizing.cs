@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
+using Microsoft.Extensions.Options;
 
 namespace Signing.Http.Memory;
 
@@ -42,13 +43,32 @@ public static class InFlightBudgetSizing
     /// budget can hold a maximum-size body is each strategy's own matter (<see cref="StrategyBodyLimits"/>): a small
     /// instance gives the costly strategies a smaller body limit instead of refusing to start.
     /// </summary>
+    /// <exception cref="OptionsValidationException">The default is below <see cref="SigningOptions.MinMaxInFlightBytes"/>.</exception>
     public static InFlightBudget Create(SigningOptions options, KestrelServerLimits kestrel, SocketTransportOptions sockets)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(kestrel);
         ArgumentNullException.ThrowIfNull(sockets);
 
-        return new InFlightBudget(options.MaxInFlightBytes ?? DefaultLimitBytes(
-            GC.GetGCMemoryInfo().TotalAvailableMemoryBytes, kestrel.MaxConcurrentConnections, kestrel.MaxRequestBufferSize, sockets.MaxReadBufferSize));
+        if (options.MaxInFlightBytes is { } configured)
+        {
+            return new InFlightBudget(configured);
+        }
+
+        var available = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
+        var limit = DefaultLimitBytes(available, kestrel.MaxConcurrentConnections, kestrel.MaxRequestBufferSize, sockets.MaxReadBufferSize);
+        if (limit < SigningOptions.MinMaxInFlightBytes)
+        {
+            // A process capped this small (DOTNET_GCHeapHardLimit, a container's limit) has no room left for requests
+            // once Kestrel's connections are set aside: say so, rather than fail on a budget of less than nothing.
+            throw new OptionsValidationException(SigningOptions.SectionName, typeof(SigningOptions),
+            [
+                $"{SigningOptions.SectionName}:MaxInFlightBytes is not set, and its default, {InFlightShare * 100:0}% of the {available / (1024 * 1024)} MiB " +
+                $"this process may use less {KestrelReserveBytes(kestrel.MaxConcurrentConnections, kestrel.MaxRequestBufferSize, sockets.MaxReadBufferSize) / (1024 * 1024)} MiB " +
+                "that Kestrel may hold for connections, is below 1 MiB. Give the process more memory, or set it.",
+            ]);
+        }
+
+        return new InFlightBudget(limit);
     }
 }

@@ -77,6 +77,17 @@ public sealed class AccessKeysComparisonTests
     }
 
     [Fact]
+    public void The_whitespace_around_a_configured_key_is_no_part_of_it()
+    {
+        // A key read from a file ends in a newline, and HTTP drops the spaces around a header's value: kept, they locked
+        // every client out. What is presented is compared as it comes.
+        var keys = new AccessKeys(["  " + Short + "\n"]);
+
+        Assert.True(keys.Matches(Short));
+        Assert.False(keys.Matches("  " + Short + "\n"));
+    }
+
+    [Fact]
     public void Without_keys_nothing_matches_and_the_endpoints_are_open()
     {
         var keys = new AccessKeys([]);
