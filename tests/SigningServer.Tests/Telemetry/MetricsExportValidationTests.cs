@@ -28,8 +28,28 @@ public sealed class MetricsExportValidationTests
         Assert.All(log, entry => Assert.DoesNotContain("InstrumentationKey", entry, StringComparison.Ordinal));
     }
 
+    // The shapes that ended the process with the exporter's stack trace, which quoted the connection string.
+    [Theory]
+    [InlineData("garbage-x")]
+    [InlineData("InstrumentationKey=00000000-0000-0000-0000-000000000000;LiveEndpoint")]
+    [InlineData("InstrumentationKey=00000000-0000-0000-0000-000000000000;LiveEndpoint=")]
+    [InlineData("IngestionEndpoint=https://127.0.0.1/")]
+    [InlineData("InstrumentationKey=not-a-guid-at-all")]
+    [InlineData("InstrumentationKey=00000000-0000-0000-0000-000000000000;IngestionEndpoint=not a url")]
+    public void A_connection_string_the_exporter_cannot_read_is_refused_without_repeating_it(string connectionString)
+    {
+        var options = new MetricsExportOptions { ApplicationInsightsConnectionString = connectionString, ManagedIdentityClientId = "11111111-2222-3333-4444-555555555555" };
+
+        var result = new MetricsExportOptionsValidator().Validate(null, options);
+
+        Assert.True(result.Failed);
+        Assert.Contains(MetricsExportOptions.ConnectionStringSetting, result.FailureMessage, StringComparison.Ordinal);
+        Assert.DoesNotContain(connectionString, result.FailureMessage, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData(ConnectionString, "11111111-2222-3333-4444-555555555555", true)]
+    [InlineData(ConnectionString, "notaguid", false)]
     [InlineData(ConnectionString, null, false)]
     [InlineData(ConnectionString, " ", false)]
     [InlineData(null, null, true)]
