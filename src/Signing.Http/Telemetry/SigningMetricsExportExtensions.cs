@@ -62,20 +62,11 @@ public static class SigningMetricsExportExtensions
             })
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<MetricsExportOptions>, MetricsExportOptionsValidator>();
+        services.AddSingleton<IValidateOptions<MetricsExportOptions>, OtlpExportSettingsValidator>();
 
-        services.AddOpenTelemetry().WithMetrics(metrics =>
-        {
-            metrics.AddMeter([.. MeterNames]);
-
-            // Decided here, from the environment, because the SDK's OTLP registration adds services and so cannot be
-            // added once the container is built; the SDK binds everything else about it from configuration.
-            if (!string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable(OtlpEndpointVariable)))
-            {
-                metrics.AddOtlpExporter();
-            }
-        });
-
-        // Decided when the provider is built, from the validated options, so configuration from any source counts.
+        // Decided when the provider is built, from the validated options, so configuration from any source counts. First,
+        // so that the options are validated before the OTLP reader below is built: the SDK reads its own settings then,
+        // and a bad one would end the process with a stack trace instead of the validators' one line.
         services.ConfigureOpenTelemetryMeterProvider((sp, metrics) =>
         {
             var instance = sp.GetRequiredService<InstanceStats>();
@@ -96,6 +87,18 @@ public static class SigningMetricsExportExtensions
                         exporter.DisableOfflineStorage = options.DisableOfflineStorage;
                     },
                     credential);
+            }
+        });
+
+        services.AddOpenTelemetry().WithMetrics(metrics =>
+        {
+            metrics.AddMeter([.. MeterNames]);
+
+            // Decided here, from the environment, because the SDK's OTLP registration adds services and so cannot be
+            // added once the container is built; the SDK binds everything else about it from configuration.
+            if (!string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable(OtlpEndpointVariable)))
+            {
+                metrics.AddOtlpExporter();
             }
         });
 

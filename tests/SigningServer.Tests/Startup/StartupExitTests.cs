@@ -101,6 +101,24 @@ public sealed class StartupExitTests
         Assert.DoesNotContain("   at ", output.Text, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("OTEL_METRIC_EXPORT_INTERVAL", "0")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "garbage")]
+    public async Task An_otlp_setting_the_sdk_cannot_read_ends_the_process_with_one_line(string variable, string value)
+    {
+        // The SDK reads these as the meter provider is built, which used to end the process with its stack trace.
+        var output = await RunServerAsync(new Dictionary<string, string?>
+        {
+            ["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:4318",
+            [variable] = value,
+        });
+
+        Assert.Equal(1, output.ExitCode);
+        Assert.Equal(1, Count(output.Text, "Signing cannot start; fix these settings: "));
+        Assert.Contains(variable, output.Text, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", output.Text, StringComparison.Ordinal);
+    }
+
     private static int Count(string text, string part)
     {
         var count = 0;

@@ -1,0 +1,53 @@
+using System.Globalization;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Options;
+
+namespace Signing.Http.Telemetry;
+
+/// <summary>
+/// Refuses to start with OTLP settings the OpenTelemetry SDK could not read, when the OTLP exporter is on
+/// (<see cref="SigningMetricsExportExtensions.OtlpEndpointVariable"/> is set): the SDK reads them only as the host
+/// starts, and ends the process there with a stack trace, or exports nowhere in silence. The message names the
+/// variable and never repeats its value (the headers carry credentials).
+/// </summary>
+public sealed class OtlpExportSettingsValidator(IConfiguration configuration) : IValidateOptions<MetricsExportOptions>
+{
+    /// <inheritdoc/>
+    public ValidateOptionsResult Validate(string? name, MetricsExportOptions options)
+    {
+        if (string.IsNullOrWhiteSpace(configuration[SigningMetricsExportExtensions.OtlpEndpointVariable]))
+        {
+            return ValidateOptionsResult.Success;
+        }
+
+        var failures = new List<string>();
+        if (!Uri.TryCreate(configuration[SigningMetricsExportExtensions.OtlpEndpointVariable], UriKind.Absolute, out var endpoint) || endpoint.Scheme is not ("http" or "https"))
+        {
+            failures.Add($"{SigningMetricsExportExtensions.OtlpEndpointVariable} is not an http or https URL, such as http://localhost:4317.");
+        }
+
+        if (configuration["OTEL_EXPORTER_OTLP_PROTOCOL"] is { Length: > 0 } protocol && protocol.Trim() is not ("grpc" or "http/protobuf"))
+        {
+            failures.Add("OTEL_EXPORTER_OTLP_PROTOCOL is neither grpc nor http/protobuf.");
+        }
+
+        // The SDK takes comma-separated name=value pairs, and throws at the first part that is not one; an empty value is
+        // refused too, as no header is sent without one.
+        if (configuration["OTEL_EXPORTER_OTLP_HEADERS"] is { Length: > 0 } headers &&
+            headers.Split(',', StringSplitOptions.TrimEntries).Any(part => part.IndexOf('=', StringComparison.Ordinal) is var at && (at <= 0 || at == part.Length - 1)))
+        {
+            failures.Add("OTEL_EXPORTER_OTLP_HEADERS is not a comma-separated list of name=value pairs.");
+        }
+
+        foreach (var (variable, least) in new[] { ("OTEL_METRIC_EXPORT_INTERVAL", 1), ("OTEL_METRIC_EXPORT_TIMEOUT", 0) })
+        {
+            if (configuration[variable] is { Length: > 0 } milliseconds &&
+                !(int.TryParse(milliseconds, NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value >= least))
+            {
+                failures.Add($"{variable} is not a whole number of milliseconds of at least {least}.");
+            }
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+}

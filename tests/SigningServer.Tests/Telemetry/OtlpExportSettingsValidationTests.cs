@@ -1,0 +1,50 @@
+using Microsoft.Extensions.Configuration;
+using Signing.Http.Telemetry;
+
+namespace SigningServer.Tests.Telemetry;
+
+/// <summary>
+/// With the OTLP exporter on, settings the OpenTelemetry SDK could not read stop the app at start-up with one line
+/// naming the variable and never its value; without it, they are not the app's business.
+/// </summary>
+public sealed class OtlpExportSettingsValidationTests
+{
+    private const string Endpoint = "http://127.0.0.1:4318";
+
+    // The first two ended the process with the SDK's stack trace as the host started (ArgumentOutOfRangeException,
+    // "Headers provided in an invalid format"), the header's secret in it; the rest would export nowhere.
+    [Theory]
+    [InlineData("OTEL_METRIC_EXPORT_INTERVAL", "0")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key-secret-value")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "a=1,=2")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=abc,tenant=")]
+    [InlineData("OTEL_METRIC_EXPORT_INTERVAL", "five")]
+    [InlineData("OTEL_METRIC_EXPORT_TIMEOUT", "-1")]
+    [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "udp")]
+    [InlineData("OTEL_EXPORTER_OTLP_ENDPOINT", "notaurl")]
+    [InlineData("OTEL_EXPORTER_OTLP_ENDPOINT", "ftp://127.0.0.1:4318")]
+    public void A_setting_the_sdk_cannot_read_is_refused_naming_it_not_its_value(string variable, string value)
+    {
+        var result = Validate(new() { ["OTEL_EXPORTER_OTLP_ENDPOINT"] = Endpoint, [variable] = value });
+
+        Assert.True(result.Failed);
+        Assert.Contains(variable, result.FailureMessage, StringComparison.Ordinal);
+        Assert.DoesNotContain(value, result.FailureMessage, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("OTEL_METRIC_EXPORT_INTERVAL", "60000")]
+    [InlineData("OTEL_METRIC_EXPORT_TIMEOUT", "0")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=abc, tenant=x=y")]
+    [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")]
+    [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")]
+    public void Settings_the_sdk_reads_pass(string variable, string value) =>
+        Assert.True(Validate(new() { ["OTEL_EXPORTER_OTLP_ENDPOINT"] = Endpoint, [variable] = value }).Succeeded);
+
+    [Fact]
+    public void Without_an_endpoint_the_exporter_is_off_and_nothing_is_checked() =>
+        Assert.True(Validate(new() { ["OTEL_METRIC_EXPORT_INTERVAL"] = "0", ["OTEL_EXPORTER_OTLP_HEADERS"] = "garbage" }).Succeeded);
+
+    private static Microsoft.Extensions.Options.ValidateOptionsResult Validate(Dictionary<string, string?> settings) =>
+        new OtlpExportSettingsValidator(new ConfigurationBuilder().AddInMemoryCollection(settings).Build()).Validate(null, new MetricsExportOptions());
+}
