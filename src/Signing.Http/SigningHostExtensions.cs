@@ -34,7 +34,7 @@ public static class SigningHostExtensions
                 host.Services.GetService<IStartupValidator>()?.Validate();
                 _ = host.Services.GetRequiredService<StrategyBodyLimits>();
             }
-            catch (Exception e) when (e is OptionsValidationException || IsConversionFailure(e))
+            catch (Exception e) when (e is OptionsValidationException || IsBindingFailure(e))
             {
                 var failures = e is OptionsValidationException validation
                     ? string.Join(" ", validation.Failures)
@@ -69,6 +69,6 @@ public static class SigningHostExtensions
     // The configuration binder reports a setting it cannot read as an InvalidOperationException of its own: a value
     // that does not convert to the setting's type (an empty number too), naming the setting, or a section where a
     // value belongs.
-    private static bool IsConversionFailure(Exception exception) =>
+    private static bool IsBindingFailure(Exception exception) =>
         exception is InvalidOperationException && exception.TargetSite?.DeclaringType?.Assembly == typeof(ConfigurationBinder).Assembly;
 }

@@ -7,9 +7,9 @@ namespace Signing.Http.Telemetry;
 /// minute's export with an authorization error in its own event source, and the metrics would never arrive. The
 /// message is one line, names both settings, and never repeats the connection string. Refuses as well a connection
 /// string the exporter could not read, or a client id that is not a Guid, which would fail only once the exporter
-/// started, with a stack trace quoting the connection string; and an offline
-/// storage folder that is not an absolute path (it would move with the working directory), or one set while the
-/// storage is turned off, which would say two opposite things.
+/// started, with a stack trace quoting the connection string; and an offline storage folder that is not an absolute
+/// path (it would move with the working directory), or one set while the storage is turned off, which would say two
+/// opposite things.
 /// </summary>
 public sealed class MetricsExportOptionsValidator : IValidateOptions<MetricsExportOptions>
 {
