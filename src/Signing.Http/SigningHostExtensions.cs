@@ -38,7 +38,7 @@ public static class SigningHostExtensions
             {
                 var failures = e is OptionsValidationException validation
                     ? string.Join(" ", validation.Failures)
-                    : SectionsWhereTextBelongs(host.Services.GetRequiredService<IConfiguration>()) ?? e.Message;
+                    : string.Join(" ", SigningOptionsValidator.SectionsWhereValuesBelong(host.Services.GetRequiredService<IConfiguration>()).DefaultIfEmpty(e.Message));
                 var logger = host.Services.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SigningHostExtensions));
                 SigningLog.InvalidSettings(logger, failures);
                 if (!host.Services.GetServices<ILoggerProvider>().OfType<ConsoleLoggerProvider>().Any())
@@ -52,18 +52,6 @@ public static class SigningHostExtensions
             host.Run();
             return 0;
         }
-    }
-
-    // The binder's message names a value that does not convert, but not a section where a text setting belongs
-    // (Signing:Key:x): those are named here, or null.
-    private static string? SectionsWhereTextBelongs(IConfiguration configuration)
-    {
-        var sections = new[] { nameof(SigningOptions.Key), nameof(SigningOptions.ActiveKeyId) }
-            .Select(name => configuration.GetSection($"{SigningOptions.SectionName}:{name}"))
-            .Where(section => section.Value is null && section.GetChildren().Any())
-            .Select(section => $"{section.Path} has settings under it; it is a value: set {section.Path} itself.");
-        var named = string.Join(" ", sections);
-        return named.Length > 0 ? named : null;
     }
 
     // The configuration binder reports a setting it cannot read as an InvalidOperationException of its own: a value

@@ -32,8 +32,7 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
 
         ValidateActiveKeyId(options.ActiveKeyId, keys, failures);
         ValidateAccessKeys(options.AccessKeys, failures);
-        ValidateNamedValues("Keys", failures);
-        ValidateNamedValues("AccessKeys", failures);
+        failures.AddRange(SectionsWhereValuesBelong(configuration));
 
         if (options.MaxRequestBodyBytes is < SigningOptions.MinMaxRequestBodyBytes or > SigningOptions.MaxMaxRequestBodyBytes)
         {
@@ -86,14 +85,21 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         }
     }
 
-    // A setting nested one level too deep (Signing:AccessKeys:ops:key) binds to no entry at all: the key it was meant to
-    // be would be missing in silence, and with access keys the endpoints left open.
-    private void ValidateNamedValues(string section, List<string> failures)
+    /// <summary>
+    /// The settings that are values but were given settings under them: a key, the active key's id, or an entry of
+    /// <c>Signing:Keys</c> or <c>Signing:AccessKeys</c> nested a level too deep (<c>Signing:AccessKeys:ops:key</c>). Such a
+    /// setting is ignored in silence (an access key missed leaves the endpoints open), or, with no value beside it, fails
+    /// in the configuration binder with a message that names no setting; so the host asks for these too when binding fails.
+    /// </summary>
+    internal static IEnumerable<string> SectionsWhereValuesBelong(IConfiguration configuration)
     {
-        foreach (var entry in configuration.GetSection($"{SigningOptions.SectionName}:{section}").GetChildren().Where(e => e.GetChildren().Any()))
-        {
-            failures.Add($"{entry.Path} has settings under it; each entry of {SigningOptions.SectionName}:{section} is a value: set {entry.Path} (environment variable {entry.Path.Replace(":", "__", StringComparison.Ordinal)}) itself.");
-        }
+        var signing = configuration.GetSection(SigningOptions.SectionName);
+        var values = new[] { nameof(SigningOptions.Key), nameof(SigningOptions.ActiveKeyId) }.Select(signing.GetSection)
+            .Concat(signing.GetSection(nameof(SigningOptions.Keys)).GetChildren())
+            .Concat(signing.GetSection(nameof(SigningOptions.AccessKeys)).GetChildren());
+        return values
+            .Where(value => value.GetChildren().Any())
+            .Select(value => $"{value.Path} has settings under it; it is a value: set {value.Path} (environment variable {value.Path.Replace(":", "__", StringComparison.Ordinal)}) itself.");
     }
 
     // A free pool allowed to keep more than the process may hold is no bound at all: a typo of a few digits would turn

@@ -25,6 +25,7 @@ public sealed class StartupExitTests
         { "Signing__AccessKeys__ops__key", "0123456789abcdefghijklmnopqrstuvwxyz", "Signing:AccessKeys:ops", "has settings under it" },
         { "Signing__Keys__next__key", TestKey.Base64, "Signing:Keys:next", "has settings under it" },
         { "Signing__ActiveKeyId__x", "default", "Signing:ActiveKeyId", "has settings under it" },
+        { "Signing__Key__x", TestKey.Base64, "Signing:Key", "has settings under it" },
     };
 
     /// <summary>
