@@ -5,6 +5,7 @@ using Microsoft.IO;
 using Signing.Http.Access;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
+using Signing.Http.Telemetry;
 
 namespace Signing.Http;
 
@@ -33,6 +34,7 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
         ValidateActiveKeyId(options.ActiveKeyId, keys, failures);
         ValidateAccessKeys(options.AccessKeys, failures);
         failures.AddRange(SectionsWhereValuesBelong(configuration));
+        failures.AddRange(UnreadSettings(configuration));
 
         if (options.MaxRequestBodyBytes is < SigningOptions.MinMaxRequestBodyBytes or > SigningOptions.MaxMaxRequestBodyBytes)
         {
@@ -83,6 +85,35 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
                     $"an access key must be at least {AccessKeys.MinimumLength} characters, for example the output of 'openssl rand -base64 32'.");
             }
         }
+    }
+
+    /// <summary>
+    /// The settings under <c>Signing</c> that nothing reads: a misspelt name (<c>Signing:MaxRequestBodyByte</c>) would
+    /// otherwise leave the default in force, in silence. What each section reads is its options' settable properties,
+    /// and the metrics export's three settings; <c>Signing:Buffers</c> has a message of its own.
+    /// </summary>
+    internal static IEnumerable<string> UnreadSettings(IConfiguration configuration)
+    {
+        var sections = new (string Section, IEnumerable<string> Read)[]
+        {
+            (SigningOptions.SectionName, SettableProperties(typeof(SigningOptions)).Append("MetricsExport").Append("Buffers")),
+            (StreamPoolSettings.SectionName, SettableProperties(typeof(RecyclableMemoryStreamManager.Options))),
+            (SigningOptions.SectionName + ":MetricsExport", new[]
+            {
+                MetricsExportOptions.ManagedIdentityClientIdSetting, MetricsExportOptions.StorageDirectorySetting, MetricsExportOptions.DisableOfflineStorageSetting,
+            }.Select(setting => setting[(setting.LastIndexOf(':') + 1)..])),
+        };
+        foreach (var (section, read) in sections)
+        {
+            var names = read.ToHashSet(StringComparer.OrdinalIgnoreCase);
+            foreach (var unread in configuration.GetSection(section).GetChildren().Where(child => !names.Contains(child.Key)))
+            {
+                yield return $"{unread.Path} is not a setting this app reads (misspelt?): rename or remove it.";
+            }
+        }
+
+        static IEnumerable<string> SettableProperties(Type options) =>
+            options.GetProperties(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance).Where(p => p.CanWrite).Select(p => p.Name);
     }
 
     /// <summary>

@@ -23,6 +23,7 @@ public sealed class WorkerStartupTests(PublishedWorker worker)
     [InlineData("Signing__RecyclableMemoryStream__BlockSize", " ", "Signing:RecyclableMemoryStream:BlockSize")]
     [InlineData("Signing__AccessKeys__ops__key", "0123456789abcdefghijklmnopqrstuvwxyz", "Signing:AccessKeys:ops")]
     [InlineData("DOTNET_GCHeapHardLimit", "0x10000000", "Signing:MaxInFlightBytes")]
+    [InlineData("Signing__RecyclableMemoryStream__BlockSiz", "4096", "Signing:RecyclableMemoryStream:BlockSiz")]
     public async Task A_bad_setting_ends_the_worker_with_one_line_naming_it(string variable, string value, string setting)
     {
         var environment = WorkerSettings.With(new() { [variable] = value });

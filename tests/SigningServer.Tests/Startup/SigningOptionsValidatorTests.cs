@@ -230,9 +230,46 @@ public sealed class SigningOptionsValidatorTests
         var replaced = Configuration(new() { ["Signing:Buffers:MaximumArrayLength"] = "4096" });
         var neighbour = Configuration(new() { ["Signing:BuffersOther"] = "4096", ["Other:Buffers:MaximumArrayLength"] = "4096" });
 
-        Assert.Empty(Failures(WithKey(), configuration: neighbour));
+        Assert.DoesNotContain(Failures(WithKey(), configuration: neighbour), f => f.StartsWith("Signing:Buffers is no longer read", StringComparison.Ordinal));
         var failure = Assert.Single(Failures(WithKey(), configuration: replaced));
         Assert.StartsWith("Signing:Buffers is no longer read", failure, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("Signing:MaxRequestBodyByte")]
+    [InlineData("Signing:BuffersOther")]
+    [InlineData("Signing:RecyclableMemoryStream:BlockSiz")]
+    [InlineData("Signing:MetricsExport:StorageDir")]
+    public void A_setting_nothing_reads_fails_naming_it(string setting)
+    {
+        var failure = Assert.Single(Failures(WithKey(), configuration: Configuration(new() { [setting] = "1" })));
+
+        Assert.Equal($"{setting} is not a setting this app reads (misspelt?): rename or remove it.", failure);
+    }
+
+    [Fact]
+    public void Every_setting_read_passes_in_any_case()
+    {
+        var configuration = Configuration(new()
+        {
+            ["Signing:key"] = TestKey.Base64,
+            ["Signing:Keys:next"] = TestKey.Base64,
+            ["Signing:ActiveKeyId"] = "default",
+            ["Signing:AccessKeys:ops"] = "0123456789abcdefghijklmnopqrstuvwxyz",
+            ["signing:maxrequestbodybytes"] = "1024",
+            ["Signing:MaxInFlightBytes"] = "1048576",
+            ["Signing:BodyStallTimeout"] = "00:00:05",
+            ["Signing:RecyclableMemoryStream:BlockSize"] = "131072",
+            ["Signing:RecyclableMemoryStream:LargeBufferMultiple"] = "1048576",
+            ["Signing:RecyclableMemoryStream:MaximumBufferSize"] = "8388608",
+            ["Signing:RecyclableMemoryStream:MaximumSmallPoolFreeBytes"] = "1",
+            ["Signing:RecyclableMemoryStream:MaximumLargePoolFreeBytes"] = "1",
+            ["Signing:MetricsExport:ManagedIdentityClientId"] = "x",
+            ["Signing:MetricsExport:StorageDirectory"] = "/tmp",
+            ["Signing:MetricsExport:DisableOfflineStorage"] = "true",
+        });
+
+        Assert.Empty(SigningOptionsValidator.UnreadSettings(configuration));
     }
 
     [Theory]

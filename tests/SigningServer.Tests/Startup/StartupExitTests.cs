@@ -26,6 +26,7 @@ public sealed class StartupExitTests
         { "Signing__Keys__next__key", TestKey.Base64, "Signing:Keys:next", "has settings under it" },
         { "Signing__ActiveKeyId__x", "default", "Signing:ActiveKeyId", "has settings under it" },
         { "Signing__Key__x", TestKey.Base64, "Signing:Key", "has settings under it" },
+        { "Signing__MaxRequestBodyByte", "1024", "Signing:MaxRequestBodyByte", "is not a setting" },
     };
 
     /// <summary>
