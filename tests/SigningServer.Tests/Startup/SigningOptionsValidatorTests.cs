@@ -225,7 +225,7 @@ public sealed class SigningOptionsValidatorTests
     }
 
     [Fact]
-    public void Settings_of_the_replaced_pool_fail_and_their_neighbours_do_not()
+    public void Settings_of_the_replaced_pool_get_its_message_and_their_neighbours_do_not()
     {
         var replaced = Configuration(new() { ["Signing:Buffers:MaximumArrayLength"] = "4096" });
         var neighbour = Configuration(new() { ["Signing:BuffersOther"] = "4096", ["Other:Buffers:MaximumArrayLength"] = "4096" });
