@@ -104,7 +104,8 @@ public sealed class NegotiationTests(SigningServerFactory factory) : IClassFixtu
     {
         using var client = factory.CreateClient();
         var body = Bodies.Canonical(30, 6);
-        var whole = await Compressed(body, coding).ReadAsByteArrayAsync();
+        using var compressed = Compressed(body, coding);
+        var whole = await compressed.ReadAsByteArrayAsync();
 
         byte[] wrongChecksum = [.. whole];
         wrongChecksum[^trailer] ^= 1;
