@@ -55,37 +55,60 @@ public sealed class MetricsExportOptionsValidator : IValidateOptions<MetricsExpo
         return ValidateOptionsResult.Success;
     }
 
-    // The exporter reads the connection string as it starts, and a malformed one ended the process with a stack trace
-    // that quoted it, instrumentation key and all. Checked here as the exporter reads it: key=value parts, an
-    // InstrumentationKey that is a Guid, and endpoints that are absolute URLs. What is wrong, never the value; or null.
+    // The exporter reads the connection string as it starts, and one it could not read ended the process with a stack
+    // trace that quoted it, or a part of it. Checked here as the exporter reads it (Azure.Core's connection string, then
+    // the exporter's own rules): at most 4,096 characters; name=value parts separated by ';', which may end the string
+    // but not start it, come twice in a row or stand before blanks; each name once; an InstrumentationKey that is a
+    // Guid; endpoints that are URLs; an EndpointSuffix that makes a host name and a Location that is a region's name.
+    // What is wrong, never the value; or null.
     private static string? ConnectionStringProblem(string connectionString)
     {
-        var hasKey = false;
-        foreach (var part in connectionString.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        const int MaxLength = 4096;
+        if (connectionString.Length > MaxLength)
+        {
+            return $"is longer than the {MaxLength} characters the exporter reads";
+        }
+
+        var parts = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+        foreach (var part in connectionString[..^(connectionString.EndsWith(';') ? 1 : 0)].Split(';'))
         {
             var equals = part.IndexOf('=', StringComparison.Ordinal);
-            if (equals <= 0 || equals == part.Length - 1)
+            var (name, value) = equals < 0 ? (string.Empty, string.Empty) : (part[..equals].Trim(), part[(equals + 1)..].Trim());
+            if (name.Length == 0 || value.Length == 0)
             {
                 return "has a part that is not a name=value pair";
             }
 
-            var (name, value) = (part[..equals].Trim(), part[(equals + 1)..].Trim());
-            if (name.Equals("InstrumentationKey", StringComparison.OrdinalIgnoreCase))
+            if (!parts.TryAdd(name, value))
             {
-                if (!Guid.TryParse(value, out _))
-                {
-                    return "has an InstrumentationKey that is not a Guid";
-                }
-
-                hasKey = true;
-            }
-            else if (name.EndsWith("Endpoint", StringComparison.OrdinalIgnoreCase) &&
-                !(Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Scheme is "https" or "http"))
-            {
-                return $"has a {name} that is not an http or https URL";
+                return $"has {name} twice";
             }
         }
 
-        return hasKey ? null : "has no InstrumentationKey";
+        if (!parts.TryGetValue("InstrumentationKey", out var key))
+        {
+            return "has no InstrumentationKey";
+        }
+
+        if (!Guid.TryParse(key, out _))
+        {
+            return "has an InstrumentationKey that is not a Guid";
+        }
+
+        if (parts.FirstOrDefault(part => part.Key.EndsWith("Endpoint", StringComparison.OrdinalIgnoreCase) &&
+            !(Uri.TryCreate(part.Value, UriKind.Absolute, out var uri) && uri.Scheme is "https" or "http")).Key is { } endpoint)
+        {
+            return $"has an endpoint, {endpoint}, that is not an http or https URL";
+        }
+
+        // The exporter builds its endpoints' host names from these two: https://<location>.<prefix>.<suffix>/.
+        if (parts.TryGetValue("EndpointSuffix", out var suffix) && !Uri.TryCreate($"https://dc.{suffix.TrimStart('.')}", UriKind.Absolute, out _))
+        {
+            return "has an EndpointSuffix that does not make a host name";
+        }
+
+        return parts.TryGetValue("Location", out var location) && !location.TrimEnd('.').All(char.IsLetterOrDigit)
+            ? "has a Location that is not a region's name (letters and digits only)"
+            : null;
     }
 }
