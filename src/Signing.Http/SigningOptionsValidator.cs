@@ -96,6 +96,7 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
     {
         var sections = new (string Section, IEnumerable<string> Read)[]
         {
+            // Stryker disable once Linq : the names make a set, so where in the list one is added makes no difference.
             (SigningOptions.SectionName, SettableProperties(typeof(SigningOptions)).Append("MetricsExport").Append("Buffers")),
             (StreamPoolSettings.SectionName, SettableProperties(typeof(RecyclableMemoryStreamManager.Options))),
             (SigningOptions.SectionName + ":MetricsExport", new[]

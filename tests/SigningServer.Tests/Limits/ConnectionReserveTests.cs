@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
+using Microsoft.Extensions.Options;
 using Signing.Http;
 using Signing.Http.Memory;
 
@@ -48,6 +49,37 @@ public sealed class ConnectionReserveTests
         Assert.InRange(reserve, 1, availableBytes * 20 / 100);
         Assert.InRange(budget, availableBytes * 20 / 100, availableBytes * 40 / 100);
         Assert.Equal((availableBytes * 2 / 5) - reserve, budget, tolerance: 1);
+    }
+
+    [Theory]
+    [InlineData(0, true)]
+    [InlineData(1, false)]
+    public void A_default_budget_of_1_MiB_is_kept_and_one_byte_less_refused_naming_the_setting(long overReserve, bool kept)
+    {
+        // Create reads the runtime's memory figure, as this test does (it does not change while the process runs). One
+        // connection whose request buffer takes the default's whole share but 1 MiB, less the transport's read-ahead and
+        // the receive block, leaves a budget of exactly 1 MiB; a byte more leaves less.
+        var available = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
+        var share = InFlightBudgetSizing.DefaultLimitBytes(available, 0, null, null);
+        var sockets = new SocketTransportOptions { MaxReadBufferSize = 64 * 1024 };
+        var reserve = share - MiB + overReserve;
+        var kestrel = new KestrelServerLimits
+        {
+            MaxConcurrentConnections = 1,
+            MaxRequestBufferSize = reserve - (64 * 1024) - ReceiveBlockPool.BlockSize,
+        };
+
+        if (kept)
+        {
+            Assert.Equal(MiB, InFlightBudgetSizing.Create(new SigningOptions(), kestrel, sockets).LimitBytes);
+            return;
+        }
+
+        var refused = Assert.Throws<OptionsValidationException>(() => InFlightBudgetSizing.Create(new SigningOptions(), kestrel, sockets));
+        Assert.Equal(
+            $"Signing:MaxInFlightBytes is not set, and its default, 40% of the {available / MiB} MiB this process may use less {reserve / MiB} MiB " +
+            "that Kestrel may hold for connections, is below 1 MiB. Give the process more memory, or set it.",
+            Assert.Single(refused.Failures));
     }
 
     [Fact]

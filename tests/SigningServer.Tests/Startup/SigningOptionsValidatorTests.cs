@@ -247,6 +247,22 @@ public sealed class SigningOptionsValidatorTests
         Assert.Equal($"{setting} is not a setting this app reads (misspelt?): rename or remove it.", failure);
     }
 
+    // Each binds to nothing or fails in the binder with a message that names no setting: an access key nested a level
+    // too deep would leave the endpoints open.
+    [Theory]
+    [InlineData("Signing:Key:x", "Signing:Key")]
+    [InlineData("Signing:ActiveKeyId:x", "Signing:ActiveKeyId")]
+    [InlineData("Signing:Keys:next:x", "Signing:Keys:next")]
+    [InlineData("Signing:AccessKeys:ops:key", "Signing:AccessKeys:ops")]
+    public void A_setting_under_a_value_fails_naming_the_value(string setting, string value)
+    {
+        var failure = Assert.Single(Failures(WithKey(), configuration: Configuration(new() { [setting] = "1" })));
+
+        Assert.Equal(
+            $"{value} has settings under it; it is a value: set {value} (environment variable {value.Replace(":", "__", StringComparison.Ordinal)}) itself.",
+            failure);
+    }
+
     [Fact]
     public void Every_setting_read_passes_in_any_case()
     {
@@ -270,6 +286,7 @@ public sealed class SigningOptionsValidatorTests
         });
 
         Assert.Empty(SigningOptionsValidator.UnreadSettings(configuration));
+        Assert.Empty(SigningOptionsValidator.SectionsWhereValuesBelong(configuration));
     }
 
     [Theory]

@@ -36,6 +36,7 @@ public sealed class OtlpExportSettingsValidationTests
     [InlineData("OTEL_METRIC_EXPORT_INTERVAL", "60000")]
     [InlineData("OTEL_METRIC_EXPORT_TIMEOUT", "0")]
     [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=abc, tenant=x=y")]
+    [InlineData("OTEL_EXPORTER_OTLP_ENDPOINT", "https://127.0.0.1:4317")]
     [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")]
     [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")]
     public void Settings_the_sdk_reads_pass(string variable, string value) =>
