@@ -72,9 +72,7 @@ public sealed class MetricsExportOptionsValidator : IValidateOptions<MetricsExpo
         var parts = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
         foreach (var part in connectionString[..^(connectionString.EndsWith(';') ? 1 : 0)].Split(';'))
         {
-            var equals = part.IndexOf('=', StringComparison.Ordinal);
-            var (name, value) = equals < 0 ? (string.Empty, string.Empty) : (part[..equals].Trim(), part[(equals + 1)..].Trim());
-            if (name.Length == 0 || value.Length == 0)
+            if (part.Split('=', 2, StringSplitOptions.TrimEntries) is not [{ Length: > 0 } name, { Length: > 0 } value])
             {
                 return "has a part that is not a name=value pair";
             }
