@@ -31,12 +31,9 @@ public sealed class OtlpExportSettingsValidator(IConfiguration configuration) : 
             failures.Add("OTEL_EXPORTER_OTLP_PROTOCOL is neither grpc nor http/protobuf.");
         }
 
-        // The SDK takes comma-separated name=value pairs, and throws at the first part that is not one; an empty value is
-        // refused too, as no header is sent without one.
-        if (configuration["OTEL_EXPORTER_OTLP_HEADERS"] is { Length: > 0 } headers &&
-            headers.Split(',', StringSplitOptions.TrimEntries).Any(part => part.IndexOf('=', StringComparison.Ordinal) is var at && (at <= 0 || at == part.Length - 1)))
+        if (configuration["OTEL_EXPORTER_OTLP_HEADERS"] is { Length: > 0 } headers && headers.Split(',', StringSplitOptions.TrimEntries).Any(IsNotAHeader))
         {
-            failures.Add("OTEL_EXPORTER_OTLP_HEADERS is not a comma-separated list of name=value pairs.");
+            failures.Add("OTEL_EXPORTER_OTLP_HEADERS is not a comma-separated list of name=value pairs whose names are HTTP tokens and whose values, percent-decoded, are ASCII on one line.");
         }
 
         foreach (var (variable, least) in new[] { ("OTEL_METRIC_EXPORT_INTERVAL", 1), ("OTEL_METRIC_EXPORT_TIMEOUT", 0) })
@@ -50,4 +47,13 @@ public sealed class OtlpExportSettingsValidator(IConfiguration configuration) : 
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
+
+    // The SDK splits each part at its first '=' and throws as the host starts at a part that is not a pair (an empty
+    // value is refused too, as no header is sent without one). It percent-decodes the value and adds the pair to every
+    // export's request, where HttpClient refuses a name that is not a token and a value with a line break, a NUL or a
+    // character past ASCII: every export then fails, in silence (gRPC's metadata is ASCII by its specification too).
+    private static bool IsNotAHeader(string part) =>
+        part.Split('=', 2, StringSplitOptions.TrimEntries) is not [{ Length: > 0 } name, { Length: > 0 } value] ||
+        !name.All(c => char.IsAsciiLetterOrDigit(c) || "!#$%&'*+-.^_`|~".Contains(c, StringComparison.Ordinal)) ||
+        Uri.UnescapeDataString(value).Any(c => c is '\r' or '\n' or '\0' || !char.IsAscii(c));
 }

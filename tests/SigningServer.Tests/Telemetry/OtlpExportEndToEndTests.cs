@@ -13,6 +13,12 @@ namespace SigningServer.Tests.Telemetry;
 /// </summary>
 public sealed class OtlpExportEndToEndTests
 {
+    /// <summary>
+    /// Headers the validator passes that look odd: a value with a space, one percent-encoded, one with a '%' that
+    /// encodes nothing and a tab, and a name with a dot and an underscore. The SDK sends each, decoded.
+    /// </summary>
+    internal const string ReadableHeaders = "x-tenant=a b, x-encoded=%41%42, A_b.c=%ZZ%09x";
+
     // Sent as a strategy name: it must be refused and never exported.
     private const string CallerText = "caller-text-5be1";
 
@@ -69,19 +75,41 @@ public sealed class OtlpExportEndToEndTests
         Assert.DoesNotContain(CallerText, text, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Headers_that_pass_the_settings_check_travel_with_the_export()
+    {
+        await using var receiver = await OtlpReceiver.StartAsync();
+        await using var server = await StartAsync(receiver, exportIntervalMilliseconds: 600_000, headers: ReadableHeaders);
+
+        Assert.Equal(0, await server.StopAsync());
+
+        var headers = Assert.Single(receiver.Exports).Headers;
+        Assert.Equal("a b", headers["x-tenant"]);
+        Assert.Equal("AB", headers["x-encoded"]);
+        Assert.Equal("%ZZ\tx", headers["A_b.c"]);
+    }
+
     private static bool HasSigningMetrics(OtlpReceiver.Export export) =>
         export.Text.Contains(SigningTelemetry.MeterName, StringComparison.Ordinal) &&
         export.Text.Contains(SigningTelemetry.RequestDurationName, StringComparison.Ordinal) &&
         Strategies.All(s => export.HasAttribute(SigningTelemetry.StrategyTag, s));
 
-    private static Task<SigningServerProcess> StartAsync(OtlpReceiver receiver, int exportIntervalMilliseconds) =>
-        SigningServerProcess.StartAsync(new Dictionary<string, string>
+    private static Task<SigningServerProcess> StartAsync(OtlpReceiver receiver, int exportIntervalMilliseconds, string? headers = null)
+    {
+        var environment = new Dictionary<string, string>
         {
             ["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.Endpoint.ToString(),
             ["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/protobuf",
             ["OTEL_METRIC_EXPORT_INTERVAL"] = exportIntervalMilliseconds.ToString(System.Globalization.CultureInfo.InvariantCulture),
             [InstanceStats.PlatformInstanceIdSettings[0]] = "e2e-instance",
-        });
+        };
+        if (headers is not null)
+        {
+            environment["OTEL_EXPORTER_OTLP_HEADERS"] = headers;
+        }
+
+        return SigningServerProcess.StartAsync(environment);
+    }
 
     private static async Task SignWithEachStrategyAsync(SigningServerProcess server)
     {

@@ -18,6 +18,16 @@ public sealed class OtlpExportSettingsValidationTests
     [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key-secret-value")]
     [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "a=1,=2")]
     [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=abc,tenant=")]
+    // Each of these started, and every export failed in silence: a name that is not an HTTP token, a value past ASCII,
+    // or one with a line break or a NUL once percent-decoded (SigningServer against a listener on loopback, 28 November
+    // 2026).
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "x-ok=1,a b=2")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "a:b=1")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=s%C3%A9cret")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=s\u00e9cret")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=line%0Abreak")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=line%0Dbreak")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=nul%00byte")]
     [InlineData("OTEL_METRIC_EXPORT_INTERVAL", "five")]
     [InlineData("OTEL_METRIC_EXPORT_TIMEOUT", "-1")]
     [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "udp")]
@@ -36,6 +46,7 @@ public sealed class OtlpExportSettingsValidationTests
     [InlineData("OTEL_METRIC_EXPORT_INTERVAL", "60000")]
     [InlineData("OTEL_METRIC_EXPORT_TIMEOUT", "0")]
     [InlineData("OTEL_EXPORTER_OTLP_HEADERS", "api-key=abc, tenant=x=y")]
+    [InlineData("OTEL_EXPORTER_OTLP_HEADERS", OtlpExportEndToEndTests.ReadableHeaders)]
     [InlineData("OTEL_EXPORTER_OTLP_ENDPOINT", "https://127.0.0.1:4317")]
     [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")]
     [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")]
