@@ -59,8 +59,8 @@ public sealed class MetricsExportOptionsValidator : IValidateOptions<MetricsExpo
     // trace that quoted it, or a part of it. Checked here as the exporter reads it (Azure.Core's connection string, then
     // the exporter's own rules): at most 4,096 characters; name=value parts separated by ';', which may end the string
     // but not start it, come twice in a row or stand before blanks; each name once; an InstrumentationKey that is a
-    // Guid; endpoints that are URLs; an EndpointSuffix that makes a host name and a Location that is a region's name.
-    // What is wrong, never the value; or null.
+    // Guid; endpoints that are http or https URLs; an EndpointSuffix that makes a host name and a Location that is a
+    // region's name. What is wrong, never the value; or null.
     private static string? ConnectionStringProblem(string connectionString)
     {
         const int MaxLength = 4096;
