@@ -54,7 +54,7 @@ public sealed class OtlpExportEndToEndTests
         Assert.Equal(0, await server.StopAsync());
 
         var export = Assert.Single(receiver.Exports);
-        Assert.Equal("application/x-protobuf", export.ContentType);
+        Assert.Equal("application/x-protobuf", export.Headers["Content-Type"]);
         var text = export.Text;
         Assert.True(HasSigningMetrics(export), "The export lacks the Signing metrics or their strategy tags.");
         Assert.True(export.HasAttribute(SigningTelemetry.OutcomeTag, "success"), "The export lacks the outcome tag.");

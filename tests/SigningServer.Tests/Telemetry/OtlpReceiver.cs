@@ -40,7 +40,7 @@ internal sealed class OtlpReceiver : IAsyncDisposable
         {
             using var body = new MemoryStream();
             await request.Body.CopyToAsync(body);
-            exports.Enqueue(new Export(request.ContentType, body.ToArray(), request.Headers.ToDictionary(h => h.Key, h => h.Value.ToString(), StringComparer.OrdinalIgnoreCase)));
+            exports.Enqueue(new Export(body.ToArray(), request.Headers.ToDictionary(h => h.Key, h => h.Value.ToString(), StringComparer.OrdinalIgnoreCase)));
             return Results.Bytes([], "application/x-protobuf");
         });
         await app.StartAsync();
@@ -53,8 +53,8 @@ internal sealed class OtlpReceiver : IAsyncDisposable
         await _app.DisposeAsync();
     }
 
-    /// <summary>One POST: its content type, its headers, and its body as Latin-1, which keeps every byte and shows the UTF-8 names.</summary>
-    internal sealed record Export(string? ContentType, byte[] Body, IReadOnlyDictionary<string, string> Headers)
+    /// <summary>One POST: its body as Latin-1, which keeps every byte and shows the UTF-8 names, and its headers.</summary>
+    internal sealed record Export(byte[] Body, IReadOnlyDictionary<string, string> Headers)
     {
         public string Text => System.Text.Encoding.Latin1.GetString(Body);
 
