@@ -32,12 +32,7 @@ internal static class SignProblems
         statusCode: StatusCodes.Status400BadRequest);
 
     public static ProblemHttpResult BadRequest(BadHttpRequestException exception) => TypedResults.Problem(
-        title: exception.StatusCode switch
-        {
-            StatusCodes.Status413PayloadTooLarge => "Body too large",
-            StatusCodes.Status408RequestTimeout => "Body stalled",
-            _ => "Bad request",
-        },
+        title: exception.StatusCode == StatusCodes.Status408RequestTimeout ? "Body stalled" : "Bad request",
         detail: exception.Message,
         statusCode: exception.StatusCode);
 

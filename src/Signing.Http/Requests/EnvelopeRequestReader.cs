@@ -297,11 +297,10 @@ internal sealed class EnvelopeRequestReader(
                     // coming is not known: kept alive, Kestrel would read it all, and drop the connection under the
                     // client's next request once it passed the host's own limit. Kestrel's own 413 closes too.
                     request.HttpContext.Response.Headers.Connection = "close";
-                    if (bodyLimits[strategy] < options.Value.MaxRequestBodyBytes)
-                    {
-                        // Past the strategy's own limit, below the service's: say which strategies take more.
-                        return TooLarge(strategy, bodyLimits[strategy] + 1);
-                    }
+
+                    // Whether the endpoint's count stopped the read or Kestrel's own limit (the same number on
+                    // SigningServer), the problem has the fields a declared length's has, so a client reads one shape.
+                    return TooLarge(strategy, bodyLimits[strategy] + 1);
                 }
                 else
                 {

@@ -40,6 +40,19 @@ internal static class ProblemResponse
         Assert.Contains($"'{member}'", Detail(problem), StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// Checks that the response is the 413 of a body past the service's own limit, <paramref name="limit"/>: the same
+    /// fields whether a declared length, the endpoint's count or Kestrel's limit refused it, and no strategy takes it.
+    /// </summary>
+    public static async Task AssertPastServiceLimitAsync(HttpResponseMessage response, string strategy, long limit)
+    {
+        var problem = await AssertAsync(response, HttpStatusCode.RequestEntityTooLarge);
+        Assert.Equal($"The body is larger than the limit of {limit} bytes. No strategy takes it here.", Detail(problem));
+        Assert.Equal(strategy, problem.GetProperty("strategy").GetString());
+        Assert.Equal(limit, problem.GetProperty("maxBodyBytes").GetInt64());
+        Assert.Empty(problem.GetProperty("strategiesTakingBody").EnumerateArray());
+    }
+
     /// <summary>The <c>detail</c> member, which every problem from the endpoint has.</summary>
     public static string Detail(JsonElement problem)
     {

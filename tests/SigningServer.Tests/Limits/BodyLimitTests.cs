@@ -1,6 +1,6 @@
-using System.Globalization;
 using System.Net;
 using System.Net.Http.Json;
+using Signing;
 using Signing.Http;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
@@ -71,9 +71,6 @@ public sealed class BodyLimitTests(SmallBodyLimitFactory factory) : IClassFixtur
         Assert.Equal(TestKey.SignatureOf(Bodies.Canonical(widgetCount: 1, seed: Bodies.PaddedSeed)), signed!.Signature);
     }
 
-    private static async Task AssertTooLargeAsync(HttpResponseMessage response)
-    {
-        var problem = await ProblemResponse.AssertAsync(response, HttpStatusCode.RequestEntityTooLarge);
-        Assert.Contains(Limit.ToString(CultureInfo.InvariantCulture), ProblemResponse.Detail(problem), StringComparison.Ordinal);
-    }
+    private static Task AssertTooLargeAsync(HttpResponseMessage response) =>
+        ProblemResponse.AssertPastServiceLimitAsync(response, SigningStrategies.DefaultName, Limit);
 }
