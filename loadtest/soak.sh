@@ -8,7 +8,7 @@
 #   loadtest/soak.sh [--duration 600] [--warmup 20] [--widgets 3000] [--connections 8]
 #                    [--strategies all|NAME,NAME] [--host server|functions] [--out artifacts/soak]
 #
-# --duration is the total in seconds, split evenly across the strategies (600 s and six strategies: 100 s each);
+# --duration is the total in seconds, split evenly across the strategies (600 s and seven strategies: 85 s each, in whole seconds);
 # --warmup is how much of each strategy's time is left out of the summary (it is still sampled), and the samples
 # taken in the 2 s after the load stops only say where the pool's in-use bytes settled. The CSV
 # (samples.csv: timestamp,strategy,elapsed_s,working_set_bytes,gen0,gen1,gen2,pool_in_use_bytes,loh_bytes,requests)
