@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Azure.Functions.Worker.Builder;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using Signing.Http;
 
 var builder = FunctionsApplication.CreateBuilder(args);
@@ -17,6 +18,10 @@ builder.ConfigureFunctionsWebApplication();
 // environment variables into its configuration, so AZURE_FUNCTIONS_ENVIRONMENT, which Core Tools sets to Development
 // under 'func start', names the environment; in Azure it is unset: Production.
 builder.Services.AddSigning();
+
+// ASP.NET Core's request lines carry the whole URL, and in Azure the host forwards it with ?code=, the function key:
+// they stay out of the logs, as SigningServer's appsettings.json keeps them out of its own.
+builder.Logging.AddFilter("Microsoft.AspNetCore", LogLevel.Warning);
 
 // Kestrel drains what the endpoint refuses, so the host's forwarder passes the 413 on instead of failing mid-body.
 builder.Services.Configure<KestrelServerOptions>(kestrel => SigningKestrelLimits.ApplyBehindFunctionsHost(kestrel.Limits));

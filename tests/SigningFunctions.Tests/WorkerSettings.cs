@@ -32,6 +32,8 @@ public sealed record WorkerSettings(string Name, IReadOnlyDictionary<string, str
     {
         ["Signing__MaxRequestBodyBytes"] = BodyLimit.ToString(CultureInfo.InvariantCulture),
         ["Signing__BodyStallTimeout"] = "00:00:01",
+        // The request lines WorkerLog finds a request's end by; the app keeps them out of its logs otherwise.
+        ["Logging__LogLevel__Microsoft.AspNetCore.Hosting.Diagnostics"] = "Information",
     }));
 
     /// <summary>A worker whose in-flight budget one large <c>transcode</c> upload can fill while it is held half-sent.</summary>
