@@ -100,10 +100,16 @@ internal sealed class GuardedBodyReader : PipeReader
             // the body is not what its Content-Encoding says it is.
             throw new BadHttpRequestException("The body is not valid data of its Content-Encoding.", StatusCodes.Status400BadRequest, e);
         }
+        catch (IOException e) when (e is not BadHttpRequestException && e.InnerException is OverflowException)
+        {
+            // Kestrel's one refusal that is not a BadHttpRequestException: a chunk size past 32 bits, a bare IOException
+            // over the overflow. The framing is broken, not the connection.
+            throw new BadHttpRequestException(e.Message, StatusCodes.Status400BadRequest, e.InnerException);
+        }
         catch (IOException e) when (e is not BadHttpRequestException)
         {
             // The transport failed under the read: the client reset or dropped the connection mid-body. That is the
-            // client's fault, as a body cut short by a clean close is (Kestrel's 400), not the server's. Kestrel's own
+            // client's fault, as a body cut short by a clean close is (Kestrel's 400), not the server's. Kestrel's other
             // refusals (a body past its limit, broken framing) are IOExceptions too, and pass as they are.
             throw new BadHttpRequestException("The connection closed before the body was complete.", StatusCodes.Status400BadRequest, e);
         }

@@ -9,8 +9,9 @@ namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// How a read of the body can fail, each answered as what it is: a silent client is a 408 that closes the connection,
-/// a connection lost mid-body or a body that does not decompress is the client's 400 with its own detail, a body over
-/// the limit found while reading is a 413 that keeps the connection, and a fault of the server's own escapes.
+/// a connection lost mid-body, a chunk size past 32 bits or a body that does not decompress is the client's 400 with
+/// its own detail, a body over the limit found while reading is a 413 that closes the connection too, and a fault of
+/// the server's own escapes.
 /// </summary>
 public sealed class BodyReadFailureTests
 {
@@ -53,6 +54,20 @@ public sealed class BodyReadFailureTests
 
         Assert.Equal(StatusCodes.Status400BadRequest, context.Response.StatusCode);
         Assert.Equal("The connection closed before the body was complete.", DirectRequest.ProblemDetail(context));
+    }
+
+    [Fact]
+    public async Task A_chunk_size_past_32_bits_is_the_clients_400_with_kestrels_detail()
+    {
+        // Kestrel's word for it: a bare IOException over the overflow, where a lost connection's has a socket's error.
+        await using var services = TestServices.Build(TestKey.Base64);
+        var failure = new IOException("Bad chunk size data.", new OverflowException());
+        var context = DirectRequest.Post(services, "/api/sign", FailingBodyStream.Throwing(failure), declaredLength: null);
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status400BadRequest, context.Response.StatusCode);
+        Assert.Equal("Bad chunk size data.", DirectRequest.ProblemDetail(context));
     }
 
     [Fact]
