@@ -29,7 +29,9 @@ keyed.MapPost("/sign", (HttpRequest request, SignEndpoint endpoint, Cancellation
 keyed.MapPost("/verify", (HttpRequest request, VerifyEndpoint endpoint, CancellationToken cancellationToken) =>
     endpoint.HandleAsync(request, cancellationToken));
 keyed.MapGet("/stats", (HttpRequest request, StatsEndpoint endpoint) => endpoint.Handle(request));
-app.MapHealthChecks("/api/health", SigningHealthResponse.Options);
+// Health checks answer any method unless told; probes GET or HEAD, and anything else is 405 as on the other routes.
+app.MapHealthChecks("/api/health", SigningHealthResponse.Options)
+    .WithMetadata(new HttpMethodMetadata([HttpMethods.Get, HttpMethods.Head]));
 return app.RunSigning();
 
 /// <summary>The entry point, public so that integration tests can host it with WebApplicationFactory.</summary>

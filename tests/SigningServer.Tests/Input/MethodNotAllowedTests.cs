@@ -4,7 +4,7 @@ using SigningServer.Tests.Hosts;
 
 namespace SigningServer.Tests.Input;
 
-/// <summary><c>/api/sign</c> takes POST only.</summary>
+/// <summary><c>/api/sign</c> takes POST only, and <c>/api/health</c> GET and HEAD only.</summary>
 public sealed class MethodNotAllowedTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>
 {
     [Fact]
@@ -32,5 +32,22 @@ public sealed class MethodNotAllowedTests(SigningServerFactory factory) : IClass
 
         Assert.Equal(HttpStatusCode.MethodNotAllowed, response.StatusCode);
         await ServerHealth.AssertStillSigningAsync(client, factory);
+    }
+
+    [Theory]
+    [InlineData("POST")]
+    [InlineData("PUT")]
+    [InlineData("DELETE")]
+    [InlineData("TRACE")]
+    public async Task Health_answers_only_get_and_head(string method)
+    {
+        using var client = factory.CreateClient();
+
+        using var refused = await client.SendAsync(new HttpRequestMessage(new HttpMethod(method), "/api/health"));
+        using var head = await client.SendAsync(new HttpRequestMessage(HttpMethod.Head, "/api/health"));
+
+        Assert.Equal(HttpStatusCode.MethodNotAllowed, refused.StatusCode);
+        Assert.Equal(["GET", "HEAD"], refused.Content.Headers.Allow.Order());
+        Assert.Equal(HttpStatusCode.OK, head.StatusCode);
     }
 }
