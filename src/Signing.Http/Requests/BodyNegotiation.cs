@@ -41,14 +41,15 @@ internal static class BodyNegotiation
             return false;
         }
 
-        if (MediaTypeHeaderValue.Parse(request.ContentType).Charset is { HasValue: true } charset)
+        // Every charset given, not only the first (MediaTypeHeaderValue.Charset): a body declared in two is not
+        // declared UTF-8.
+        var charsets = MediaTypeHeaderValue.Parse(request.ContentType).Parameters
+            .Where(parameter => parameter.Name.Equals("charset", StringComparison.OrdinalIgnoreCase))
+            .Select(parameter => HeaderUtilities.RemoveQuotes(parameter.Value).ToString());
+        if (charsets.FirstOrDefault(name => !name.Equals("utf-8", StringComparison.OrdinalIgnoreCase)) is { } other)
         {
-            var name = HeaderUtilities.RemoveQuotes(charset).ToString();
-            if (!name.Equals("utf-8", StringComparison.OrdinalIgnoreCase))
-            {
-                problem = SignProblems.UnsupportedCharset(name);
-                return false;
-            }
+            problem = SignProblems.UnsupportedCharset(other);
+            return false;
         }
 
         var encoding = request.Headers.ContentEncoding;

@@ -22,6 +22,8 @@ public sealed class NegotiationTests(SigningServerFactory factory) : IClassFixtu
     [InlineData("application/json; charset=iso-8859-1")]
     [InlineData("application/json; charset=\"utf-16le\"")]
     [InlineData("application/json; charset=utf8")]
+    [InlineData("application/json; charset=utf-8; charset=latin1")]
+    [InlineData("application/json; CHARSET=latin1")]
     public async Task A_charset_other_than_utf8_is_415_saying_only_utf8_is_accepted(string contentType)
     {
         using var client = factory.CreateClient();
