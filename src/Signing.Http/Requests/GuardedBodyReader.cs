@@ -102,8 +102,8 @@ internal sealed class GuardedBodyReader : PipeReader
         }
         catch (IOException e) when (e is not BadHttpRequestException && e.InnerException is OverflowException)
         {
-            // Kestrel's one refusal that is not a BadHttpRequestException: a chunk size past 32 bits, a bare IOException
-            // over the overflow. The framing is broken, not the connection.
+            // Kestrel's one refusal that is not a BadHttpRequestException: a chunk size over int.MaxValue, a bare
+            // IOException over the overflow. The framing is broken, not the connection.
             throw new BadHttpRequestException(e.Message, StatusCodes.Status400BadRequest, e.InnerException);
         }
         catch (IOException e) when (e is not BadHttpRequestException)

@@ -9,9 +9,9 @@ namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// How a read of the body can fail, each answered as what it is: a silent client is a 408 that closes the connection,
-/// a connection lost mid-body, a chunk size past 32 bits or a body that does not decompress is the client's 400 with
-/// its own detail, a body over the limit found while reading is a 413 that closes the connection too, and a fault of
-/// the server's own escapes.
+/// a connection lost mid-body, a chunk size over int.MaxValue or a body that does not decompress is the client's 400
+/// with its own detail, a body over the limit found while reading is a 413 that closes the connection too, and a fault
+/// of the server's own escapes.
 /// </summary>
 public sealed class BodyReadFailureTests
 {
@@ -57,7 +57,7 @@ public sealed class BodyReadFailureTests
     }
 
     [Fact]
-    public async Task A_chunk_size_past_32_bits_is_the_clients_400_with_kestrels_detail()
+    public async Task A_chunk_size_over_int_MaxValue_is_the_clients_400_with_kestrels_detail()
     {
         // Kestrel's word for it: a bare IOException over the overflow, where a lost connection's has a socket's error.
         await using var services = TestServices.Build(TestKey.Base64);
