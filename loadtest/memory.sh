@@ -7,7 +7,7 @@
 #
 #   loadtest/memory.sh [--uploads 16] [--heap-limit 0x40000000] [--body-limit 33554432]
 #                      [--strategies all|NAME,NAME] [--max-time 120] [--host server|functions] [--out artifacts/memory-run/summary.md]
-#   loadtest/memory.sh --attack headers|reserve|bodies|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
+#   loadtest/memory.sh --attack headers|reserve|bodies|trickle|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
 #                      [--heap-limit 0x40000000|none] [--host server|functions] [--out artifacts/memory-run/attack-KIND.md]
 #
 # --heap-limit is bytes, in hex with 0x or in decimal; the in-flight budget (Signing:MaxInFlightBytes) is left to its
@@ -31,6 +31,7 @@
 #   bodies   --attackers (1,000) connections send headers declaring a body of --body-limit bytes and the first 1 MiB of
 #            the honest body at once, and then nothing, each reopened --reopen-delay seconds after the server answers or
 #            cuts it: what Kestrel reads ahead of the endpoint, for every connection at once;
+#   trickle  as bodies, and then one more byte of the body every second, so the body is never silent for long;
 #   idle     --attackers (5,000) connections that send nothing;
 #   none     the honest client alone, the baseline.
 # The attackers are loadtest/lib/attack.py (python3, asyncio). The table gives the honest signs served (200 with the
@@ -87,9 +88,9 @@ case "$attack" in
   '') out=${out:-artifacts/memory-run/summary.md} ;;
   headers | idle) attackers=${attackers:-5000} ;;
   reserve) attackers=${attackers:-55} ;;
-  bodies) attackers=${attackers:-1000} ;;
+  bodies | trickle) attackers=${attackers:-1000} ;;
   none) attackers=0 ;;
-  *) echo "--attack is headers, reserve, bodies, idle or none: '$attack'." >&2; usage ;;
+  *) echo "--attack is headers, reserve, bodies, trickle, idle or none: '$attack'." >&2; usage ;;
 esac
 out=${out:-artifacts/memory-run/attack-$attack.md}
 for number in $uploads $body_limit $max_time $seconds ${attackers:-0}; do

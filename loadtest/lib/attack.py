@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cheap attacks on a SigningServer on loopback, for loadtest/memory.sh --attack (run by it, not on its own).
 
-  python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|bodies|idle [--connections 5000] [--seconds 40]
+  python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|bodies|trickle|idle [--connections 5000] [--seconds 40]
                                  [--trickle 1] [--reopen-delay 1] [--ramp 1000] [--body-limit 33554432]
                                  [--body-file FILE] [--burst 1048576]
 
@@ -14,6 +14,8 @@ reserve: each connection sends a whole set of headers declaring a body of --body
 bodies:  each connection sends a whole set of headers declaring a body of --body-limit bytes and then the first --burst
          bytes of --body-file at once (as fast as the socket takes them), and then nothing; when the server answers or
          cuts it, it is opened again. Many connections at once fill whatever the server reads ahead of its endpoint.
+trickle: as bodies, and then one more byte of the body every --trickle seconds, so the body never falls silent for
+         long: what a client can hold for the price of a byte a second.
 idle:    each connection is opened and sends nothing at all.
 
 Connections are opened at --ramp per second at most, so that the listen queue, not the attack, is not what is
@@ -70,7 +72,7 @@ def first_request_bytes(kind, port, args, serial):
             f"POST /api/sign?strategy=string HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {declared_length(body_limit, serial)}\r\n\r\n"
         ).encode("ascii")
-    if kind == "bodies":
+    if kind in ("bodies", "trickle"):
         head = (
             f"POST /api/sign HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {body_limit}\r\n\r\n"
@@ -109,6 +111,7 @@ async def one_connection(kind, port, args, tally, deadline, serial):
 async def hold(kind, port, args, tally, deadline, serial, reader, writer):
     """Sends what the attack sends until the server answers or cuts the connection, or the attack ends."""
     line = 0
+    dripped = len(args.burst_bytes)
     try:
         first = first_request_bytes(kind, port, args, serial)
         if first:
@@ -122,9 +125,14 @@ async def hold(kind, port, args, tally, deadline, serial, reader, writer):
             try:
                 data = await asyncio.wait_for(reader.read(4096), timeout=min(args.trickle, left))
             except asyncio.TimeoutError:
+                more = b""
                 if kind == "headers":
                     line += 1
                     more = f"X-Trickle-{line}: {line}\r\n".encode("ascii")
+                elif kind == "trickle" and dripped < len(args.body_bytes):
+                    more = args.body_bytes[dripped : dripped + 1]
+                    dripped += 1
+                if more:
                     writer.write(more)
                     await writer.drain()
                     tally.bytes_sent += len(more)
@@ -144,7 +152,7 @@ async def hold(kind, port, args, tally, deadline, serial, reader, writer):
 async def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--kind", choices=["headers", "reserve", "bodies", "idle"], required=True)
+    parser.add_argument("--kind", choices=["headers", "reserve", "bodies", "trickle", "idle"], required=True)
     parser.add_argument("--connections", type=int, default=5000)
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--trickle", type=float, default=1.0)
@@ -156,12 +164,13 @@ async def main():
     args = parser.parse_args()
     if not (1 <= args.connections <= 20000 and 1 <= args.seconds <= 300 and args.ramp > 0):
         parser.error("--connections must be 1 to 20000, --seconds 1 to 300, --ramp positive")
-    args.burst_bytes = b""
-    if args.kind == "bodies":
+    args.burst_bytes = args.body_bytes = b""
+    if args.kind in ("bodies", "trickle"):
         if not args.body_file or not (1 <= args.burst < args.body_limit):
-            parser.error("--kind bodies needs --body-file, and a --burst of at least 1 and less than --body-limit")
+            parser.error("--kind bodies and trickle need --body-file, and a --burst of at least 1 and less than --body-limit")
         with open(args.body_file, "rb") as body:
-            args.burst_bytes = body.read(args.burst)
+            args.body_bytes = body.read()
+        args.burst_bytes = args.body_bytes[: args.burst]
 
     tally = Tally()
     started = time.monotonic()

@@ -20,6 +20,7 @@ public sealed class SignEndpoint(
     IRequestDecompressionProvider decompression,
     InFlightBudget budget,
     StrategyBodyLimits bodyLimits,
+    SlowBodies slowBodies,
     TimeProvider time,
     SigningTelemetry telemetry,
     IOptions<SigningOptions> options,
@@ -28,7 +29,7 @@ public sealed class SignEndpoint(
     /// <summary>The value of <see cref="SignResponse.Algorithm"/>, and the only algorithm verify checks.</summary>
     internal const string Algorithm = "HMAC-SHA256";
 
-    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options, bodyLimits, time);
+    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options, bodyLimits, slowBodies, time);
 
     /// <summary>
     /// Signs the envelope in <paramref name="request"/>'s body with the active key and the strategy named by

@@ -97,9 +97,11 @@ public sealed class SigningOptions
     public const long MaxMaxInFlightBytes = (long)int.MaxValue * InFlightBudget.BytesPerPermit;
 
     /// <summary>
-    /// How long a body may stop arriving before the request is cut off with 408 and its blocks go back to the pool.
-    /// Kestrel's minimum data rate is an average since the body began, so a client that sends 16 MiB at once and then
-    /// nothing would keep its buffer for minutes; this bounds the silence itself. 5 s by default, at most 10 s.
+    /// How long a body may stop arriving (bring less than 16 KiB, <see cref="Requests.BodyStallClock.ProgressBytes"/>)
+    /// before the request is cut off with 408 and its blocks go back to the pool. Kestrel's minimum data rate is an
+    /// average since the body began, so a client that sends 16 MiB at once and then nothing, or a byte now and then,
+    /// would keep its buffer for minutes; this bounds the silence itself. 5 s by default, at most 10 s. While the
+    /// in-flight budget is full, a quarter of it (at most a second) is enough (<see cref="Requests.SlowBodies"/>).
     /// </summary>
     public TimeSpan BodyStallTimeout { get; set; } = TimeSpan.FromSeconds(5);
 

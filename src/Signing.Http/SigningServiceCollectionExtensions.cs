@@ -8,6 +8,7 @@ using Microsoft.Extensions.Options;
 using Microsoft.IO;
 using Signing.Http.Keys;
 using Signing.Http.Memory;
+using Signing.Http.Requests;
 using Signing.Http.Stats;
 using Signing.Http.Telemetry;
 
@@ -78,6 +79,7 @@ public static class SigningServiceCollectionExtensions
 
             return limits;
         });
+        services.AddSingleton<SlowBodies>();
         // The stall clock's time; tests put a fake one in its place.
         services.TryAddSingleton(TimeProvider.System);
         services.AddRequestDecompression();

@@ -59,6 +59,12 @@ public sealed class SigningTelemetry
     /// <summary>Counter: requests refused with 503 because the in-flight memory budget was full, tagged <see cref="StrategyTag"/>.</summary>
     public const string RefusedName = "signing.admission.refused";
 
+    /// <summary>
+    /// Counter: bodies cut with 408 to make room in a full in-flight budget, because they were not arriving
+    /// (<see cref="SlowBodies"/>).
+    /// </summary>
+    public const string CutForRoomName = "signing.admission.cut";
+
     /// <summary>Gauge, bytes: what requests in flight are charged against the in-flight memory budget.</summary>
     public const string InFlightUsageName = "signing.in_flight.usage";
 
@@ -95,12 +101,13 @@ public sealed class SigningTelemetry
     private readonly Histogram<long> _requestBodySize;
 
     /// <summary>Creates the meter through <paramref name="meterFactory"/>, so it is scoped to, and disposed with, the host.</summary>
-    public SigningTelemetry(IMeterFactory meterFactory, SigningKeyRing keys, StreamPool pool, InFlightBudget budget)
+    public SigningTelemetry(IMeterFactory meterFactory, SigningKeyRing keys, StreamPool pool, InFlightBudget budget, SlowBodies slowBodies)
     {
         ArgumentNullException.ThrowIfNull(meterFactory);
         ArgumentNullException.ThrowIfNull(keys);
         ArgumentNullException.ThrowIfNull(pool);
         ArgumentNullException.ThrowIfNull(budget);
+        ArgumentNullException.ThrowIfNull(slowBodies);
 
         _totals = keys.StrategyNames.ToFrozenDictionary(name => name, name => new StrategyTotals(name), StringComparer.Ordinal);
         Strategies = keys.StrategyNames.Select(name => _totals[name]).ToArray();
@@ -122,6 +129,8 @@ public sealed class SigningTelemetry
             RequestBodySizeName, "By", "Size of sign request bodies as sent, by strategy and outcome.", tags: null,
             new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
         _refused = meter.CreateCounter<long>(RefusedName, "{request}", "Requests refused with 503 because the in-flight memory budget was full, by strategy.");
+        meter.CreateObservableCounter(
+            CutForRoomName, () => slowBodies.Cut, "{request}", "Bodies cut with 408 to make room in a full in-flight budget, because they were not arriving.");
         meter.CreateObservableGauge(InFlightUsageName, () => budget.InUseBytes, "By", "Bytes charged to requests in flight.");
         meter.CreateObservableGauge(InFlightLimitName, () => budget.LimitBytes, "By", "The in-flight memory budget's limit.");
         meter.CreateObservableGauge(

@@ -2,6 +2,7 @@ using System.Runtime;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Net.Http.Headers;
 using Signing.Http.Memory;
+using Signing.Http.Requests;
 using Signing.Http.Stats;
 
 namespace Signing.Http;
@@ -12,7 +13,7 @@ namespace Signing.Http;
 /// serves them.
 /// </summary>
 public sealed class StatsEndpoint(
-    SigningTelemetry telemetry, StreamPool pool, InFlightBudget budget, StrategyBodyLimits bodyLimits, InstanceStats instance)
+    SigningTelemetry telemetry, StreamPool pool, InFlightBudget budget, SlowBodies slowBodies, StrategyBodyLimits bodyLimits, InstanceStats instance)
 {
     // Fixed at start-up, so made once.
     private readonly IReadOnlyDictionary<string, long> _maxBodyBytes = bodyLimits.ToDictionary();
@@ -32,7 +33,7 @@ public sealed class StatsEndpoint(
         DateTimeOffset.UtcNow,
         CaptureGc(),
         CaptureProcess(),
-        new InFlightStats(budget.InUseBytes, budget.LimitBytes, budget.Refused, _maxBodyBytes),
+        new InFlightStats(budget.InUseBytes, budget.LimitBytes, budget.Refused, slowBodies.Cut, _maxBodyBytes),
         new StreamPoolStats(
             pool.Manager.SmallPoolInUseSize,
             pool.Manager.SmallPoolFreeSize,

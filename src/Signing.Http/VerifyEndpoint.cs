@@ -27,6 +27,7 @@ public sealed class VerifyEndpoint(
     IRequestDecompressionProvider decompression,
     InFlightBudget budget,
     StrategyBodyLimits bodyLimits,
+    SlowBodies slowBodies,
     TimeProvider time,
     IOptions<SigningOptions> options,
     ILogger<VerifyEndpoint> logger)
@@ -34,7 +35,7 @@ public sealed class VerifyEndpoint(
     // Stands in for the strategy in the logs when the request named none that exists (sign logs what was asked for).
     private const string NoStrategy = "none";
 
-    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options, bodyLimits, time);
+    private readonly EnvelopeRequestReader _reader = new(streams, decompression, options, bodyLimits, slowBodies, time);
 
     /// <summary>
     /// Answers 200 with the matching key's id (<see cref="VerifyResponse"/>) when the header's HMAC equals the

@@ -3,9 +3,11 @@ namespace Signing.Http.Requests;
 /// <summary>
 /// Measures one request's silence: the time the server has spent waiting for body bytes that did not come, and calls
 /// back once it reaches <c>Signing:BodyStallTimeout</c>. It counts only while a read waits, starts again from zero
-/// whenever bytes arrive, and, as Kestrel's own <c>TimeoutControl</c> does for its minimum data rate, counts a late
-/// beat as one beat: a process too busy to run its timer on time is taken to be too busy to take in what the client
-/// sent, and that time is the server's, not the client's.
+/// whenever <see cref="ProgressBytes"/> more have arrived, and, as Kestrel's own <c>TimeoutControl</c> does for its
+/// minimum data rate, counts a late beat as one beat: a process too busy to run its timer on time is taken to be too
+/// busy to take in what the client sent, and that time is the server's, not the client's. When the in-flight budget is
+/// full, a body silent for a beat or more can be cut at once (<see cref="TryCutForRoom"/>, through
+/// <see cref="SlowBodies"/>).
 /// </summary>
 /// <remarks>
 /// The beat is a <see cref="TimeProvider"/> timer whose callbacks run on the thread pool, queued behind the socket
@@ -26,22 +28,37 @@ internal sealed class BodyStallClock : IDisposable
     /// <summary>The longest beat: Kestrel's heartbeat. Shorter timeouts beat four times within the timeout.</summary>
     public static readonly TimeSpan MaximumBeat = TimeSpan.FromSeconds(1);
 
+    /// <summary>
+    /// What a body must bring for its silence to start again: 16 KiB, a second at the slowest rate SigningServer's
+    /// Kestrel allows (<see cref="SigningKestrelLimits.MinRequestBodyBytesPerSecond"/>). Were any byte enough, a client
+    /// that sent a megabyte and then one byte a second would hold that megabyte for as long as Kestrel's average rate
+    /// allowed it, 64 s, and could never be told from one still sending.
+    /// </summary>
+    public const int ProgressBytes = 16 * 1024;
+
     private readonly Lock _gate = new();
     private readonly TimeProvider _time;
     private readonly Action _onStall;
+    private readonly SlowBodies? _bodies;
     private ITimer? _timer;
     private bool _beating;
     private bool _waiting;
     private long _lastBeat;
     private TimeSpan _silent;
+    private long _arrived;
 
-    /// <summary>Creates a clock that calls <paramref name="onStall"/> once, after <paramref name="timeout"/> of silence.</summary>
-    public BodyStallClock(TimeProvider time, TimeSpan timeout, Action onStall)
+    /// <summary>
+    /// Creates a clock that calls <paramref name="onStall"/> once, after <paramref name="timeout"/> of silence, and
+    /// belongs to <paramref name="bodies"/> until it is disposed, for a full budget to cut.
+    /// </summary>
+    public BodyStallClock(TimeProvider time, TimeSpan timeout, Action onStall, SlowBodies? bodies = null)
     {
         _time = time;
         Timeout = timeout;
         Beat = timeout / 4 < MaximumBeat ? timeout / 4 : MaximumBeat;
         _onStall = onStall;
+        _bodies = bodies;
+        bodies?.Add(this);
     }
 
     /// <summary>How much silence ends the body.</summary>
@@ -50,8 +67,11 @@ internal sealed class BodyStallClock : IDisposable
     /// <summary>How often the clock looks, and the most one look may count.</summary>
     public TimeSpan Beat { get; }
 
-    /// <summary>Whether the silence reached <see cref="Timeout"/>; once it has, the clock stays stopped.</summary>
+    /// <summary>Whether the silence reached <see cref="Timeout"/>, or the body was cut for room; once so, the clock stays stopped.</summary>
     public bool Stalled { get; private set; }
+
+    /// <summary>Whether the body was cut to make room in a full budget (<see cref="TryCutForRoom"/>), not at the timeout.</summary>
+    public bool CutForRoom { get; private set; }
 
     /// <summary>A read is waiting for the client: count from now.</summary>
     public void Start()
@@ -73,17 +93,62 @@ internal sealed class BodyStallClock : IDisposable
         }
     }
 
-    /// <summary>The read ended: stop counting, and start again from zero when <paramref name="arrived"/> says bytes came.</summary>
-    public void Stop(bool arrived)
+    /// <summary>The read ended: count the wait since the last beat, as a beat would, and stop counting.</summary>
+    public void Stop()
     {
         lock (_gate)
         {
-            _waiting = false;
-            if (arrived)
+            // Without this a body that sent a byte every half beat would never be silent for long: each wait would end
+            // before a beat counted it.
+            if (_waiting)
             {
+                var waited = _time.GetElapsedTime(_lastBeat);
+                _silent += waited < Beat ? waited : Beat;
+            }
+
+            _waiting = false;
+        }
+    }
+
+    /// <summary>
+    /// <paramref name="bytes"/> more of the body came, by any read, waited for or not: the silence starts again from
+    /// zero once they add up to <see cref="ProgressBytes"/>.
+    /// </summary>
+    public void Arrived(long bytes)
+    {
+        lock (_gate)
+        {
+            _arrived += bytes;
+            if (_arrived >= ProgressBytes)
+            {
+                _arrived = 0;
                 _silent = TimeSpan.Zero;
             }
         }
+    }
+
+    /// <summary>
+    /// Ends the body now, as the timeout would, if a read is waiting and a beat or more of silence has been counted:
+    /// when the budget is full, what a body that is not arriving holds is better given to one that is. Only counted
+    /// silence, so a server too starved to run its beats is no quicker to cut than to time out. Returns whether it was
+    /// cut.
+    /// </summary>
+    public bool TryCutForRoom()
+    {
+        lock (_gate)
+        {
+            if (!_waiting || Stalled || _silent < Beat)
+            {
+                return false;
+            }
+
+            Stalled = true;
+            CutForRoom = true;
+            StopBeating();
+        }
+
+        _onStall();
+        return true;
     }
 
     /// <inheritdoc/>
@@ -94,6 +159,8 @@ internal sealed class BodyStallClock : IDisposable
             _waiting = false;
             _timer?.Dispose();
         }
+
+        _bodies?.Remove(this);
     }
 
     private void OnBeat()

@@ -30,6 +30,7 @@ internal sealed class EnvelopeRequestReader(
     IRequestDecompressionProvider decompression,
     IOptions<SigningOptions> options,
     StrategyBodyLimits bodyLimits,
+    SlowBodies slowBodies,
     TimeProvider time)
 {
     /// <summary>
@@ -186,8 +187,10 @@ internal sealed class EnvelopeRequestReader(
         }
     }
 
-    private static ProblemHttpResult Overloaded(HttpRequest request)
+    // A refusal for room also cuts the bodies that are not arriving (SlowBodies), so that room opens for the next request.
+    private ProblemHttpResult Overloaded(HttpRequest request)
     {
+        slowBodies.CutSilent();
         request.HttpContext.Response.Headers.RetryAfter = RetryAfterSeconds.ToString(CultureInfo.InvariantCulture);
         return SignProblems.Overloaded(RetryAfterSeconds);
     }
@@ -235,7 +238,7 @@ internal sealed class EnvelopeRequestReader(
         // The host's reader, taken before negotiation may swap Request.Body for a decompressor's source.
         var host = request.BodyReader;
         var signing = options.Value;
-        var stall = new BodyStallClock(time, signing.BodyStallTimeout, host.CancelPendingRead);
+        var stall = new BodyStallClock(time, signing.BodyStallTimeout, host.CancelPendingRead, slowBodies);
         var opened = BodyNegotiation.TryOpen(
             request,
             decompression,

@@ -34,6 +34,7 @@ internal sealed class GuardedBodyReader : PipeReader
     private bool _examining;
     private long _consumed;
     private long _admitted;
+    private long _arrived;
 
     /// <summary>Guards <paramref name="inner"/>.</summary>
     /// <param name="inner">The host's body reader, or a reader over a decompressing stream.</param>
@@ -77,21 +78,18 @@ internal sealed class GuardedBodyReader : PipeReader
                 {
                     result = await pending;
                 }
-                catch
+                finally
                 {
-                    _clock.Stop(arrived: false);
-                    throw;
+                    _clock.Stop();
                 }
+            }
 
-                // A read that returns uncancelled brought bytes (or the end): the silence is over.
-                _clock.Stop(arrived: !result.IsCanceled);
-
-                if (_clock.Stalled)
-                {
-                    // The clock cancelled this read; leave the host's reader advanced, as it expects, before refusing.
-                    _inner.AdvanceTo(result.Buffer.Start);
-                    throw new BodyStalledException(_clock.Timeout);
-                }
+            if (_clock is { Stalled: true })
+            {
+                // The clock cancelled this read (or, cut while the read was completing, the next); leave the host's
+                // reader advanced, as it expects, before refusing.
+                _inner.AdvanceTo(result.Buffer.Start);
+                throw new BodyStalledException(_clock);
             }
         }
         catch (Exception e) when (e is InvalidDataException || (e is InvalidOperationException && _decoding is BrotliStream))
@@ -178,6 +176,12 @@ internal sealed class GuardedBodyReader : PipeReader
         _buffer = result.Buffer;
         _examining = true;
         var seen = BytesSeen;
+        if (_clock is not null && seen > _arrived)
+        {
+            _clock.Arrived(seen - _arrived);
+            _arrived = seen;
+        }
+
         if (seen > _limit)
         {
             throw HandBack(new BadHttpRequestException($"The body is larger than the limit of {_limit} bytes.", StatusCodes.Status413PayloadTooLarge));

@@ -29,7 +29,7 @@ public sealed class BodyReadFailureTests
 
         Assert.Equal(StatusCodes.Status408RequestTimeout, context.Response.StatusCode);
         Assert.Equal("close", context.Response.Headers.Connection.ToString());
-        Assert.Equal("No part of the body arrived for 1 s; the request was cut off.", DirectRequest.ProblemDetail(context));
+        Assert.Equal("The body brought less than 16 KiB in 1 s; the request was cut off.", DirectRequest.ProblemDetail(context));
     }
 
     [Fact]

@@ -92,6 +92,7 @@ public sealed class BodyReadReleaseTests
         decompression,
         services.GetRequiredService<IOptions<SigningOptions>>(),
         services.GetRequiredService<StrategyBodyLimits>(),
+        services.GetRequiredService<SlowBodies>(),
         time);
 
     private static ISigningStrategy Recyclable(IServiceProvider services) => services.GetRequiredService<SigningStrategies>()["recyclable"];

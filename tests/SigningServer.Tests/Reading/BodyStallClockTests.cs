@@ -6,8 +6,9 @@ namespace SigningServer.Tests.Reading;
 /// <summary>
 /// <see cref="BodyStallClock"/> on a fake clock: beats on time end a silence at the timeout, once; a late beat (a
 /// process too starved to run its timer), or the beats it owes run back to back, count as one beat, as Kestrel's
-/// heartbeat does; bytes that arrive start the silence again; time spent not waiting is not counted, and a beat queued
-/// before the read ended or the clock was disposed counts nothing; the clock beats only while a read waits.
+/// heartbeat does; 16 KiB that arrive start the silence again, fewer do not; time spent not waiting is not counted, and a
+/// beat queued before the read ended or the clock was disposed counts nothing; the clock beats only while a read waits.
+/// Cut for room, it ends a body that a read waits for and that has been silent for a beat, and no other.
 /// </summary>
 public sealed class BodyStallClockTests
 {
@@ -60,18 +61,113 @@ public sealed class BodyStallClockTests
     }
 
     [Fact]
-    public void Bytes_that_arrive_start_the_silence_again_and_time_between_reads_is_not_counted()
+    public void Sixteen_KiB_that_arrive_start_the_silence_again_and_time_between_reads_is_not_counted()
     {
         var time = new FakeTimeProvider();
         using var clock = new BodyStallClock(time, Timeout, () => { });
 
         clock.Start();
         time.BeatOnTime(clock, 3);
-        clock.Stop(arrived: true);
+        clock.Stop();
+        clock.Arrived(BodyStallClock.ProgressBytes);
         time.Advance(Timeout * 10);
         clock.Start();
         time.BeatOnTime(clock, 3);
 
+        Assert.False(clock.Stalled);
+    }
+
+    [Fact]
+    public void Fewer_bytes_keep_the_silence_counted_so_far_until_they_add_up_to_16_KiB()
+    {
+        // A client that sent a megabyte and then a byte a second must not be taken for one still sending.
+        var time = new FakeTimeProvider();
+        using var clock = new BodyStallClock(time, Timeout, () => { });
+
+        clock.Start();
+        time.BeatOnTime(clock, 3);
+        clock.Stop();
+        clock.Arrived(BodyStallClock.ProgressBytes - 1);
+        clock.Start();
+        time.BeatOnTime(clock, 1);
+        Assert.True(clock.Stalled);
+        Assert.False(clock.CutForRoom);
+
+        using var other = new BodyStallClock(time, Timeout, () => { });
+        other.Start();
+        time.BeatOnTime(other, 3);
+        other.Stop();
+        other.Arrived(BodyStallClock.ProgressBytes - 1);
+        other.Arrived(1);
+        other.Start();
+        time.BeatOnTime(other, 3);
+        Assert.False(other.Stalled);
+    }
+
+    [Fact]
+    public void Waits_too_short_for_a_beat_add_up()
+    {
+        // A byte every half beat: no beat ever finds the read still waiting from its start, yet the body is silent.
+        var time = new FakeTimeProvider();
+        using var clock = new BodyStallClock(time, Timeout, () => { });
+        for (var i = 0; i < 7; i++)
+        {
+            clock.Start();
+            time.Advance(clock.Beat / 2);
+            clock.Stop();
+            clock.Arrived(1);
+        }
+
+        clock.Start();
+        time.Advance(clock.Beat / 2);
+
+        Assert.True(clock.Stalled);
+    }
+
+    [Fact]
+    public void Cut_for_room_ends_a_waiting_body_silent_for_a_beat_once()
+    {
+        var time = new FakeTimeProvider();
+        var stalls = 0;
+        using var clock = new BodyStallClock(time, Timeout, () => stalls++);
+
+        clock.Start();
+        time.Advance(clock.Beat - TimeSpan.FromMilliseconds(1));
+        Assert.False(clock.TryCutForRoom());
+        time.Advance(TimeSpan.FromMilliseconds(1));
+
+        Assert.True(clock.TryCutForRoom());
+        Assert.True(clock.Stalled);
+        Assert.True(clock.CutForRoom);
+        Assert.Equal(1, stalls);
+        Assert.False(clock.TryCutForRoom());
+        time.BeatOnTime(clock, 8);
+        Assert.Equal(1, stalls);
+    }
+
+    [Fact]
+    public void Cut_for_room_spares_a_body_no_read_waits_for_and_one_that_is_arriving()
+    {
+        var time = new FakeTimeProvider();
+        var stalls = 0;
+        using var clock = new BodyStallClock(time, Timeout, () => stalls++);
+
+        // Silent for two beats, but no read waits: the server is working on what came, not waiting for the client.
+        clock.Start();
+        time.BeatOnTime(clock, 2);
+        clock.Stop();
+        Assert.False(clock.TryCutForRoom());
+
+        // 16 KiB came: a new read that has waited less than a beat is a body arriving.
+        clock.Arrived(BodyStallClock.ProgressBytes);
+        clock.Start();
+        time.Advance(clock.Beat / 2);
+        Assert.False(clock.TryCutForRoom());
+
+        // Never started at all: a read answered from what was buffered.
+        using var buffered = new BodyStallClock(time, Timeout, () => stalls++);
+        Assert.False(buffered.TryCutForRoom());
+        Assert.Equal(0, stalls);
         Assert.False(clock.Stalled);
     }
 
@@ -83,7 +179,7 @@ public sealed class BodyStallClockTests
 
         clock.Start();
         time.BeatOnTime(clock, 3);
-        clock.Stop(arrived: false);
+        clock.Stop();
         clock.Start();
         time.BeatOnTime(clock, 1);
 
@@ -116,7 +212,7 @@ public sealed class BodyStallClockTests
         // The fourth beat falls due and is queued, but the read ends first (without bytes, so the silence is kept): the
         // beat, run late, must not cut off a request that is no longer waiting for its client.
         time.AdjustTime(time.GetUtcNow() + clock.Beat);
-        clock.Stop(arrived: false);
+        clock.Stop();
         time.RunQueuedBeat();
 
         Assert.False(clock.Stalled);
@@ -134,7 +230,7 @@ public sealed class BodyStallClockTests
 
         // The request ended (its read stopped, its clock disposed) with a beat queued: no stall for a request that is gone.
         time.AdjustTime(time.GetUtcNow() + clock.Beat);
-        clock.Stop(arrived: false);
+        clock.Stop();
         clock.Dispose();
         time.RunQueuedBeat();
 
@@ -150,7 +246,8 @@ public sealed class BodyStallClockTests
         using var clock = new BodyStallClock(time, Timeout, () => { });
         clock.Start();
         time.BeatOnTime(clock, 2);
-        clock.Stop(arrived: true);
+        clock.Stop();
+        clock.Arrived(BodyStallClock.ProgressBytes);
         time.BeatOnTime(clock, 8);
         Assert.Equal(3, time.Beats);
 
@@ -172,7 +269,8 @@ public sealed class BodyStallClockTests
         {
             clock.Start();
             time.Advance(TimeSpan.FromMilliseconds(1));
-            clock.Stop(arrived: true);
+            clock.Stop();
+            clock.Arrived(BodyStallClock.ProgressBytes);
         }
 
         Assert.Equal(0, time.Moves);

@@ -120,17 +120,17 @@ public sealed class GuardedBodyReaderTests
     }
 
     [Fact]
-    public async Task Bytes_that_arrive_after_a_wait_start_the_silence_again_and_the_time_between_reads_is_not_counted()
+    public async Task Sixteen_KiB_that_arrive_after_a_wait_start_the_silence_again_and_the_time_between_reads_is_not_counted()
     {
         var time = new FakeTimeProvider();
         var pipe = new Pipe();
         using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
-        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024 * 1024, admit: null, clock, decoding: null);
 
-        // Three quarters of the timeout silent, then bytes.
+        // Three quarters of the timeout silent, then 16 KiB.
         var first = reader.ReadAsync();
         time.BeatOnTime(clock, 3);
-        await pipe.Writer.WriteAsync(new byte[] { 1 });
+        await pipe.Writer.WriteAsync(new byte[BodyStallClock.ProgressBytes]);
         reader.AdvanceTo((await first).Buffer.End);
 
         // The server is slow to come back for more: its time, not the client's.
@@ -143,6 +143,42 @@ public sealed class GuardedBodyReaderTests
         Assert.False(clock.Stalled);
         await pipe.Writer.WriteAsync(new byte[] { 2 });
         Assert.Equal(1, (await second).Buffer.Length);
+    }
+
+    [Fact]
+    public async Task A_byte_now_and_then_does_not_keep_a_body_from_stalling_but_bytes_read_at_once_count()
+    {
+        var time = new FakeTimeProvider();
+        var pipe = new Pipe();
+        using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024 * 1024, admit: null, clock, decoding: null);
+
+        // A byte after every three beats of silence: the silence goes on counting, and the fourth beat ends the body.
+        var first = reader.ReadAsync();
+        time.BeatOnTime(clock, 3);
+        await pipe.Writer.WriteAsync(new byte[] { 1 });
+        reader.AdvanceTo((await first).Buffer.End);
+        var second = reader.ReadAsync();
+        time.BeatOnTime(clock, 1);
+        await Assert.ThrowsAsync<BodyStalledException>(async () => await second);
+
+        // Bytes already buffered when the read comes (no wait at all) are progress too.
+        var otherPipe = new Pipe();
+        using var other = new BodyStallClock(time, Timeout, otherPipe.Reader.CancelPendingRead);
+        var otherReader = new GuardedBodyReader(otherPipe.Reader, ownsInner: false, 1024 * 1024, admit: null, other, decoding: null);
+        var waited = otherReader.ReadAsync();
+        time.BeatOnTime(other, 3);
+        await otherPipe.Writer.WriteAsync(new byte[] { 1 });
+        otherReader.AdvanceTo((await waited).Buffer.End);
+        await otherPipe.Writer.WriteAsync(new byte[BodyStallClock.ProgressBytes]);
+        var atOnce = otherReader.ReadAsync();
+        Assert.True(atOnce.IsCompleted);
+        otherReader.AdvanceTo((await atOnce).Buffer.End);
+        var third = otherReader.ReadAsync();
+        time.BeatOnTime(other, 3);
+        Assert.False(other.Stalled);
+        await otherPipe.Writer.WriteAsync(new byte[] { 2 });
+        Assert.Equal(1, (await third).Buffer.Length);
     }
 
     [Fact]
