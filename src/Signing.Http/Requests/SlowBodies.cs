@@ -1,5 +1,3 @@
-using System.Buffers;
-
 namespace Signing.Http.Requests;
 
 /// <summary>
@@ -47,33 +45,35 @@ public sealed class SlowBodies(TimeProvider time)
         }
 
         BodyStallClock[] clocks;
-        int count;
         lock (_gate)
         {
-            count = _clocks.Count;
-            clocks = ArrayPool<BodyStallClock>.Shared.Rent(count);
-            _clocks.CopyTo(clocks);
+            clocks = [.. _clocks];
         }
 
         // Outside the lock: a cut cancels a read, whose request may end inline and take its clock out of the set.
         var cut = 0;
-        try
+        foreach (var clock in clocks)
         {
-            for (var i = 0; i < count; i++)
+            if (clock.TryCutForRoom())
             {
-                if (clocks[i].TryCutForRoom())
-                {
-                    cut++;
-                }
+                cut++;
             }
-        }
-        finally
-        {
-            ArrayPool<BodyStallClock>.Shared.Return(clocks, clearArray: true);
         }
 
         Interlocked.Add(ref _cut, cut);
         return cut;
+    }
+
+    /// <summary>The bodies being read now.</summary>
+    internal int Count
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _clocks.Count;
+            }
+        }
     }
 
     /// <summary>A body's read began.</summary>

@@ -146,6 +146,21 @@ public sealed class BodyStallClockTests
     }
 
     [Fact]
+    public void A_body_cut_for_room_beats_no_more()
+    {
+        // A timer left beating after the cut is a thread-pool callback a second for a request that is over.
+        var time = new QueuedBeatTimeProvider();
+        using var clock = new BodyStallClock(time, Timeout, () => { });
+        clock.Start();
+        time.BeatOnTime(clock, 1);
+
+        Assert.True(clock.TryCutForRoom());
+        time.BeatOnTime(clock, 8);
+
+        Assert.Equal(1, time.Beats);
+    }
+
+    [Fact]
     public void Cut_for_room_spares_a_body_no_read_waits_for_and_one_that_is_arriving()
     {
         var time = new FakeTimeProvider();

@@ -5,8 +5,8 @@ namespace SigningServer.Tests.Reading;
 
 /// <summary>
 /// <see cref="SlowBodies"/> on a fake clock: a look cuts the bodies whose reads have waited a beat of silence, and no
-/// other, nor one whose request has ended; and it looks once in <see cref="SlowBodies.ScanInterval"/> at most, however
-/// often it is asked.
+/// other, nor one whose request has ended, which it lets go of; and it looks once in <see cref="SlowBodies.ScanInterval"/>
+/// at most, however often it is asked.
 /// </summary>
 public sealed class SlowBodiesTests
 {
@@ -35,6 +35,11 @@ public sealed class SlowBodiesTests
         Assert.Equal(["silent"], stalls);
         Assert.True(silent.CutForRoom);
         Assert.Equal(1, bodies.Cut);
+
+        // A request that has ended is no longer held, cut or not.
+        Assert.Equal(3, bodies.Count);
+        silent.Dispose();
+        Assert.Equal(2, bodies.Count);
     }
 
     [Fact]
