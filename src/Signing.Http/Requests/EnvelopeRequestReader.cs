@@ -261,10 +261,17 @@ internal sealed class EnvelopeRequestReader(
         }
 
         Func<long, bool> admit = bytes => charge.TryRaiseTo(chargeFor(bytes));
+        // A compressed body's progress is what it decompresses to, as its charge is: the wire's side times the waits.
         body = decompressing is null
-            ? new GuardedBodyReader(host, ownsInner: false, limit, admit, stall, decoding: null)
+            ? new GuardedBodyReader(host, ownsInner: false, limit, admit, stall, decoding: null, progress: stall)
             : new GuardedBodyReader(
-                PipeReader.Create(decompressing, new StreamPipeReaderOptions(bufferSize: ReadSize)), ownsInner: true, limit, admit, clock: null, decompressing);
+                PipeReader.Create(decompressing, new StreamPipeReaderOptions(bufferSize: ReadSize)),
+                ownsInner: true,
+                limit,
+                admit,
+                clock: null,
+                decompressing,
+                progress: stall);
         clock = stall;
         return null;
     }

@@ -29,6 +29,7 @@ internal sealed class GuardedBodyReader : PipeReader
     private readonly long _limit;
     private readonly Func<long, bool>? _admit;
     private readonly BodyStallClock? _clock;
+    private readonly BodyStallClock? _progress;
     private readonly Stream? _decoding;
     private ReadOnlySequence<byte> _buffer;
     private bool _examining;
@@ -43,13 +44,19 @@ internal sealed class GuardedBodyReader : PipeReader
     /// <param name="admit">Asked as bytes arrive with the bytes seen so far: may the request hold that much? None: not charged here.</param>
     /// <param name="clock">Times the reads that wait for the client; none when the reader below already has one.</param>
     /// <param name="decoding">The decompressing stream under <paramref name="inner"/>, whose failures are the client's 400.</param>
-    public GuardedBodyReader(PipeReader inner, bool ownsInner, long limit, Func<long, bool>? admit, BodyStallClock? clock, Stream? decoding)
+    /// <param name="progress">
+    /// Told of the bytes this reader sees, as the body's progress: the clock of the reader that holds them, never one
+    /// under a decompressor, whose wire bytes can be empty blocks that decompress to nothing. None: not told.
+    /// </param>
+    public GuardedBodyReader(
+        PipeReader inner, bool ownsInner, long limit, Func<long, bool>? admit, BodyStallClock? clock, Stream? decoding, BodyStallClock? progress = null)
     {
         _inner = inner;
         _ownsInner = ownsInner;
         _limit = limit;
         _admit = admit;
         _clock = clock;
+        _progress = progress;
         _decoding = decoding;
     }
 
@@ -176,9 +183,9 @@ internal sealed class GuardedBodyReader : PipeReader
         _buffer = result.Buffer;
         _examining = true;
         var seen = BytesSeen;
-        if (_clock is not null && seen > _arrived)
+        if (_progress is not null && seen > _arrived)
         {
-            _clock.Arrived(seen - _arrived);
+            _progress.Arrived(seen - _arrived);
             _arrived = seen;
         }
 

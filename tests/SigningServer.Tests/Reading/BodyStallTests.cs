@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.IO.Compression;
 using Signing.Tests.Waiting;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
@@ -48,6 +49,51 @@ public sealed class BodyStallTests(KestrelStallFactory factory) : IClassFixture<
         Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Pool.InUseBytes == 0 && factory.Budget.InUseBytes == 0, TimeSpan.FromSeconds(5)));
         factory.AssertNoServerFaultSince(mark, $"{strategy}, {(chunked ? "chunked" : "Content-Length")}");
         await ServerHealth.AssertStillSigningAsync(client, factory);
+    }
+
+    [Theory]
+    [InlineData("recyclable")]
+    [InlineData("transcode")]
+    public async Task A_compressed_body_that_sends_only_empty_blocks_is_cut_off_with_408_in_time(string strategy)
+    {
+        // Empty stored blocks (00 00 00 FF FF, what a sync flush writes) arrive on the wire and decompress to nothing: the
+        // body's progress is what it decompresses to, so they must not keep its silence from counting.
+        using var client = factory.CreateStreamingClient();
+        using var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!);
+        var mark = factory.Mark();
+        byte[] start;
+        using (var compressed = new MemoryStream())
+        {
+            using (var gzip = new GZipStream(compressed, CompressionLevel.Fastest, leaveOpen: true))
+            {
+                gzip.Write(Bodies.Padded(100_000).AsSpan(0, 50_000));
+                gzip.Flush();
+            }
+
+            // Disposing wrote the final block and trailer: keep only what the sync flush had written.
+            start = compressed.ToArray();
+        }
+
+        var flushed = start.AsSpan().IndexOf(new byte[] { 0, 0, 0, 0xFF, 0xFF }) + 5;
+        await connection.SendAsync(RawHttpConnection.PostHead(
+            client.BaseAddress!, "/api/sign?strategy=" + strategy, "Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n"));
+        await connection.SendAsync(RawHttpConnection.Chunks(start.AsSpan(0, flushed)));
+        var empty = RawHttpConnection.Chunks(Enumerable.Repeat<byte[]>([0, 0, 0, 0xFF, 0xFF], 800).SelectMany(b => b).ToArray());
+
+        // 4 KB of empty blocks every 100 ms, 40 KB/s on the wire, until the server answers.
+        var sending = Stopwatch.StartNew();
+        while (!connection.HasAnswered && sending.Elapsed < TimeSpan.FromSeconds(10))
+        {
+            await connection.SendAsync(empty);
+            await Task.Delay(100);
+        }
+
+        var answer = await connection.ReadToEndAsync(TimeSpan.FromSeconds(5));
+        Assert.InRange(sending.Elapsed, KestrelStallFactory.StallTimeout * 0.8, TimeSpan.FromSeconds(6));
+        Assert.StartsWith("HTTP/1.1 408", answer, StringComparison.Ordinal);
+        Assert.Contains("Body stalled", answer, StringComparison.Ordinal);
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Pool.InUseBytes == 0 && factory.Budget.InUseBytes == 0, TimeSpan.FromSeconds(5)));
+        factory.AssertNoServerFaultSince(mark, $"{strategy}, gzip of empty blocks");
     }
 
     [Fact]

@@ -28,7 +28,7 @@ public sealed class GuardedBodyReaderTests
         await pipe.Writer.WriteAsync(body);
         await pipe.Writer.CompleteAsync();
         using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
-        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, body.Length, admit: null, clock, decoding: null);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, body.Length, admit: null, clock, decoding: null, progress: clock);
 
         // A slow consumer: a KiB at a time, and ten timeouts of other work between reads.
         long read = 0;
@@ -56,7 +56,7 @@ public sealed class GuardedBodyReaderTests
         var time = new FakeTimeProvider();
         var pipe = new Pipe();
         using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
-        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null, progress: clock);
 
         var pending = reader.ReadAsync();
         Assert.False(pending.IsCompleted);
@@ -76,7 +76,7 @@ public sealed class GuardedBodyReaderTests
         var pipe = new Pipe();
         var host = new KestrelStyleBodyReader(pipe.Reader);
         using var clock = new BodyStallClock(time, Timeout, host.CancelPendingRead);
-        var reader = new GuardedBodyReader(host, ownsInner: false, 1024, admit: null, clock, decoding: null);
+        var reader = new GuardedBodyReader(host, ownsInner: false, 1024, admit: null, clock, decoding: null, progress: clock);
         await pipe.Writer.WriteAsync(new byte[] { 1, 2, 3 });
         var first = await reader.ReadAsync();
         reader.AdvanceTo(first.Buffer.End);
@@ -99,7 +99,7 @@ public sealed class GuardedBodyReaderTests
         var time = new FakeTimeProvider();
         var pipe = new Pipe();
         using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
-        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null, progress: clock);
         using var cancelled = new CancellationTokenSource();
 
         var failing = reader.ReadAsync(cancelled.Token);
@@ -125,7 +125,7 @@ public sealed class GuardedBodyReaderTests
         var time = new FakeTimeProvider();
         var pipe = new Pipe();
         using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
-        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024 * 1024, admit: null, clock, decoding: null);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024 * 1024, admit: null, clock, decoding: null, progress: clock);
 
         // Three quarters of the timeout silent, then 16 KiB.
         var first = reader.ReadAsync();
@@ -151,7 +151,7 @@ public sealed class GuardedBodyReaderTests
         var time = new FakeTimeProvider();
         var pipe = new Pipe();
         using var clock = new BodyStallClock(time, Timeout, pipe.Reader.CancelPendingRead);
-        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024 * 1024, admit: null, clock, decoding: null);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024 * 1024, admit: null, clock, decoding: null, progress: clock);
 
         // A byte after every three beats of silence: the silence goes on counting, and the fourth beat ends the body.
         var first = reader.ReadAsync();
@@ -165,7 +165,7 @@ public sealed class GuardedBodyReaderTests
         // Bytes already buffered when the read comes (no wait at all) are progress too.
         var otherPipe = new Pipe();
         using var other = new BodyStallClock(time, Timeout, otherPipe.Reader.CancelPendingRead);
-        var otherReader = new GuardedBodyReader(otherPipe.Reader, ownsInner: false, 1024 * 1024, admit: null, other, decoding: null);
+        var otherReader = new GuardedBodyReader(otherPipe.Reader, ownsInner: false, 1024 * 1024, admit: null, other, decoding: null, progress: other);
         var waited = otherReader.ReadAsync();
         time.BeatOnTime(other, 3);
         await otherPipe.Writer.WriteAsync(new byte[] { 1 });
@@ -200,7 +200,7 @@ public sealed class GuardedBodyReaderTests
         var pipe = new Pipe();
         var host = new KestrelStyleBodyReader(pipe.Reader);
         using var clock = new BodyStallClock(new FakeTimeProvider(), Timeout, host.CancelPendingRead);
-        var reader = new GuardedBodyReader(host, ownsInner: false, 10, admit: null, clock, decoding: null);
+        var reader = new GuardedBodyReader(host, ownsInner: false, 10, admit: null, clock, decoding: null, progress: clock);
         await pipe.Writer.WriteAsync(new byte[11]);
         var tooLarge = await Assert.ThrowsAsync<BadHttpRequestException>(async () => await reader.ReadAsync());
         Assert.Equal(StatusCodes.Status413PayloadTooLarge, tooLarge.StatusCode);
@@ -257,7 +257,7 @@ public sealed class GuardedBodyReaderTests
     {
         var pipe = new Pipe();
         using var clock = new BodyStallClock(new FakeTimeProvider(), Timeout, pipe.Reader.CancelPendingRead);
-        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null);
+        var reader = new GuardedBodyReader(pipe.Reader, ownsInner: false, 1024, admit: null, clock, decoding: null, progress: clock);
         await pipe.Writer.WriteAsync(new byte[] { 1, 2, 3 });
         _ = await reader.ReadAsync();
 
