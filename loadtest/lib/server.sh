@@ -154,20 +154,23 @@ wrk_sign() {
   timeout $(($2 + 30)) wrk -t1 -c "$4" -d "${2}s" --timeout 10s -s loadtest/local/sign.lua "$1" -- "$3"
 }
 
-# Installs wrk from Debian's packages when missing and running as root; otherwise says how and fails. Another apt
+# Installs wrk from Debian's packages when missing, as root or through sudo where it asks for no password (GitHub's
+# runners: their user is not root, and wrk is not on them); otherwise says how and fails. Another apt
 # (unattended upgrades, a parallel build) may hold apt's locks: DPkg::Lock::Timeout makes apt wait for dpkg's own
 # locks, but apt 2.6 ignores it for the package lists' lock (update) and the download cache's lock (install) and fails
 # at once ("Could not get lock /var/lib/apt/lists/lock"; tried 25 November 2026 with a held lock). So each command is
 # also tried again while apt says a lock is held, for 300 s in all, and any other failure is shown and ends the script.
 require_wrk() {
   if ! command -v wrk >/dev/null; then
-    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-      echo "Installing wrk from Debian's packages (apt-get install wrk)."
+    local as_root=()
+    [ "$(id -u)" -eq 0 ] || as_root=(sudo -n)
+    if command -v apt-get >/dev/null && { [ ${#as_root[@]} -eq 0 ] || sudo -n true 2>/dev/null; }; then
+      echo "Installing wrk from Debian's packages (${as_root[*]:+${as_root[*]} }apt-get install wrk)."
       local deadline=$((SECONDS + 300)) errors args
       errors=$(mktemp)
       for args in "update -qq" "install -y -qq wrk"; do
         # shellcheck disable=SC2086 # $args is two or three words on purpose.
-        until DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 $args >/dev/null 2>"$errors"; do
+        until ${as_root[@]+"${as_root[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 $args >/dev/null 2>"$errors"; do
           if ! grep -q 'Could not get lock' "$errors" || [ "$SECONDS" -ge "$deadline" ]; then
             cat "$errors" >&2
             echo "apt-get $args failed; install wrk by hand (apt-get install wrk) and run again." >&2
