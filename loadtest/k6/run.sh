@@ -5,7 +5,9 @@
 #
 #   BASE_URL=https://APP.azurewebsites.net FUNCTION_KEY=... RATE=20 DURATION=2m loadtest/k6/run.sh
 #
-# Needs k6 (https://grafana.com/docs/k6/latest/set-up/install-k6/; K6 names another binary), curl, jq and the .NET SDK.
+# Needs k6 (https://grafana.com/docs/k6/latest/set-up/install-k6/; K6 names another binary), the .NET SDK to generate the
+# payload (unless PAYLOAD names one), and curl and jq to ask for the strategies (unless STRATEGIES names them). Against
+# Azure, FUNCTION_KEY must open /api/stats too, a function of its own: a host key (docs/deploy.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -14,16 +16,22 @@ export BASE_URL=${BASE_URL:-http://localhost:7071}
 export WIDGETS=${WIDGETS:-3000}
 k6=${K6:-k6}
 
-for tool in "$k6" curl jq dotnet; do
-  command -v "$tool" >/dev/null || { echo "run.sh needs '$tool' on PATH." >&2; exit 2; }
-done
+# Each tool is asked for only where it is used, so that a run with PAYLOAD and STRATEGIES given needs k6 alone.
+require() {
+  command -v "$1" >/dev/null || { echo "run.sh needs '$1' on PATH$2." >&2; exit 2; }
+}
+require "$k6" ""
 
 if [ -z "${PAYLOAD:-}" ]; then
+  require dotnet " to generate the payload (or set PAYLOAD to a payload's file)"
   export PAYLOAD="$here/widgets-$WIDGETS.payload.json"
   dotnet run --project "$repo/src/Signing.Payload" -c Release -- --widgets "$WIDGETS" --seed 1 --out "$PAYLOAD"
 fi
 
 if [ -z "${STRATEGIES:-}" ] || [ "$STRATEGIES" = all ]; then
+  for tool in curl jq; do
+    require "$tool" " to ask the server for its strategies (or set STRATEGIES to names)"
+  done
   key_header=()
   [ -n "${FUNCTION_KEY:-}" ] && key_header=(-H "x-functions-key: $FUNCTION_KEY")
   # Expanded so that an empty list is no unset variable to bash before 4.4 (macOS's 3.2) under set -u.

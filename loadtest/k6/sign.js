@@ -5,7 +5,7 @@
 //
 // Environment:
 //   BASE_URL      default http://localhost:7071 (what both SigningServer and 'func start' listen on)
-//   FUNCTION_KEY  sent as x-functions-key when set (Azure)
+//   FUNCTION_KEY  sent as x-functions-key when set (Azure: a host key, as /api/stats is a function of its own)
 //   STRATEGIES    comma-separated names, required here (run.sh turns 'all' into the server's list)
 //   RATE          requests per second for each strategy, default 10
 //   DURATION      measured time per strategy, default 60s; WARMUP (default 15s) runs before it and is not counted
@@ -262,7 +262,7 @@ function serverMetricName(field) {
 function readStats() {
   const response = http.get(`${baseUrl}/api/stats`, { headers, tags: { name: 'stats' } });
   if (response.status !== 200) {
-    throw new Error(`GET ${baseUrl}/api/stats answered ${response.status}: is FUNCTION_KEY set?`);
+    throw new Error(`GET ${baseUrl}/api/stats answered ${response.status}: is FUNCTION_KEY set, and a host key (stats is a function of its own)?`);
   }
   return /** @type {import('../lib/strategy-table.js').ServiceStats} */ (/** @type {unknown} */ (response.json()));
 }

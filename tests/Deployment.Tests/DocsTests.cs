@@ -36,6 +36,19 @@ public sealed partial class DocsTests
     }
 
     [Fact]
+    public void The_guide_gives_the_load_test_a_host_key_because_it_reads_the_stats_function_too()
+    {
+        // A function key opens only its own function, and the k6 run reads /api/stats, a function of its own: with the
+        // sign function's key it stopped at its first read of the stats with a 401.
+        Assert.Contains("AuthorizationLevel.Function", Repo.Read("src/SigningFunctions/StatsFunction.cs"), StringComparison.Ordinal);
+        var docs = Repo.Read("docs/deploy.md");
+        var section = docs[docs.IndexOf("## Load-test it with k6", StringComparison.Ordinal)..];
+        var run = section.IndexOf("loadtest/k6/run.sh\n", StringComparison.Ordinal);
+        Assert.True(run > 0, "docs/deploy.md's k6 section runs no loadtest/k6/run.sh.");
+        Assert.Matches(@"az functionapp keys list[^`]*--query functionKeys\.default", section[..run]);
+    }
+
+    [Fact]
     public void The_guide_states_the_concurrency_and_memory_the_template_sets()
     {
         var docs = Repo.Read("docs/deploy.md");
