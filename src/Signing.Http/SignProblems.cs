@@ -23,7 +23,7 @@ internal static class SignProblems
 
     public static ProblemHttpResult UnsupportedMediaType(string? contentType) => TypedResults.Problem(
         title: "Unsupported media type",
-        detail: $"The body must be JSON sent as 'Content-Type: application/json'; got '{Excerpt(contentType ?? "none")}'.",
+        detail: $"The body must be JSON sent as 'Content-Type: application/json' (or an application/…+json type); got '{Excerpt(contentType ?? "none")}'.",
         statusCode: StatusCodes.Status415UnsupportedMediaType);
 
     public static ProblemHttpResult EmptyBody() => TypedResults.Problem(

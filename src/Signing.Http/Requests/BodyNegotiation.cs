@@ -35,7 +35,7 @@ internal static class BodyNegotiation
         decompressing = null;
         declaredBytes = null;
         problem = null;
-        if (!request.HasJsonContentType())
+        if (!MediaTypeHeaderValue.TryParse(request.ContentType, out var mediaType) || !IsJson(mediaType))
         {
             problem = SignProblems.UnsupportedMediaType(request.ContentType);
             return false;
@@ -43,7 +43,7 @@ internal static class BodyNegotiation
 
         // Every charset given, not only the first (MediaTypeHeaderValue.Charset): a body declared in two is not
         // declared UTF-8.
-        var charsets = MediaTypeHeaderValue.Parse(request.ContentType).Parameters
+        var charsets = mediaType.Parameters
             .Where(parameter => parameter.Name.Equals("charset", StringComparison.OrdinalIgnoreCase))
             .Select(parameter => HeaderUtilities.RemoveQuotes(parameter.Value).ToString());
         if (charsets.FirstOrDefault(name => !name.Equals("utf-8", StringComparison.OrdinalIgnoreCase)) is { } other)
@@ -76,4 +76,10 @@ internal static class BodyNegotiation
         problem = SignProblems.UnsupportedContentEncoding(encoding.ToString());
         return false;
     }
+
+    // application/json, or an application type with the +json suffix. Not HttpRequest.HasJsonContentType, which takes
+    // the suffix on any type (text/x+json, image/x+json).
+    private static bool IsJson(MediaTypeHeaderValue mediaType) =>
+        mediaType.Type.Equals("application", StringComparison.OrdinalIgnoreCase) &&
+        (mediaType.SubType.Equals("json", StringComparison.OrdinalIgnoreCase) || mediaType.Suffix.Equals("json", StringComparison.OrdinalIgnoreCase));
 }

@@ -53,6 +53,8 @@ public sealed class NegotiationTests(SigningServerFactory factory) : IClassFixtu
     [InlineData("application/json")]
     [InlineData("application/vnd.widgets+json")]
     [InlineData("application/vnd.widgets+json; charset=utf-8")]
+    [InlineData("APPLICATION/JSON")]
+    [InlineData("Application/Vnd.Widgets+JSON")]
     public async Task Json_in_utf8_is_signed(string contentType)
     {
         using var client = factory.CreateClient();
@@ -67,6 +69,11 @@ public sealed class NegotiationTests(SigningServerFactory factory) : IClassFixtu
     [Theory]
     [InlineData("text/json")]
     [InlineData("text/plain")]
+    [InlineData("text/x+json")]
+    [InlineData("image/x+json")]
+    [InlineData("application/jsonx")]
+    [InlineData("application/x-json")]
+    [InlineData("application/json+x")]
     public async Task Other_media_types_are_415(string contentType)
     {
         using var client = factory.CreateClient();
