@@ -8,7 +8,9 @@ param location string
 @description('Tags for every resource; main.bicep sets azd-env-name.')
 param tags object
 
-@description('Unique, stable suffix for globally unique names.')
+@description('Unique, stable suffix for globally unique names: main.bicep\'s uniqueString, always 13 characters, which keeps the storage account\'s name (st + token) within its 3 to 24.')
+@minLength(13)
+@maxLength(13)
 param resourceToken string
 
 @secure()

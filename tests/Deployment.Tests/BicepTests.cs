@@ -3,9 +3,8 @@ using System.Text.RegularExpressions;
 namespace Deployment.Tests;
 
 /// <summary>
-/// infra/*.bicep. Our NuGet mirror has no Bicep CLI (Azure.Bicep.CommandLine.*, Azure.Bicep.MSBuild and
-/// Azure.Bicep.Core all answer 404), so `bicep build` and `bicep lint` can't run here; these read the templates as
-/// text, with comments blanked (<see cref="BicepFile"/>), and check the facts the deployment depends on.
+/// infra/*.bicep: the facts the deployment depends on, read from the templates as text with comments blanked
+/// (<see cref="BicepFile"/>). That they compile and lint clean is <see cref="BicepCompileTests"/>' part.
 /// </summary>
 public sealed partial class BicepTests
 {
