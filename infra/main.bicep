@@ -39,6 +39,19 @@ param location string
 })
 param signingKey string
 
+// A rotation without a failed verification (docs/deploy.md, "Rotating it"): the key before SIGNING_KEY stays, under the
+// id previous, while senders move over, and ACTIVE_SIGNING_KEY_ID says which of the two signs.
+@secure()
+@description('The signing key before signingKey, kept while a rotation is under way so that what it signed still verifies; empty otherwise.')
+param previousSigningKey string = ''
+
+@description('Which key signs: default (signingKey) or previous (previousSigningKey, in a rotation\'s first step).')
+@allowed([
+  'default'
+  'previous'
+])
+param activeSigningKeyId string = 'default'
+
 @description('Memory per Flex Consumption instance, in MB. See resources.bicep for why 2048.')
 @allowed([512, 2048, 4096])
 param instanceMemoryMB int = 2048
@@ -74,6 +87,8 @@ module resources 'resources.bicep' = {
     tags: tags
     resourceToken: resourceToken
     signingKey: signingKey
+    previousSigningKey: previousSigningKey
+    activeSigningKeyId: activeSigningKeyId
     instanceMemoryMB: instanceMemoryMB
     httpPerInstanceConcurrency: httpPerInstanceConcurrency
     maximumInstanceCount: maximumInstanceCount

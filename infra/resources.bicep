@@ -17,6 +17,17 @@ param resourceToken string
 @description('HMAC-SHA256 signing key, base64. Stored in Key Vault and nowhere else.')
 param signingKey string
 
+@secure()
+@description('During a rotation, the signing key before the current one, base64; empty otherwise. Stored in Key Vault and nowhere else.')
+param previousSigningKey string = ''
+
+@description('The id of the key that signs: default (the current key) or previous (the one before it, in a rotation\'s first step).')
+@allowed([
+  'default'
+  'previous'
+])
+param activeSigningKeyId string = 'default'
+
 // Instance memory: 2048 MB, the size Flex gives an app unless told otherwise, and one vCPU. Signing is CPU-bound
 // (parse, re-serialise, HMAC: about 10 ms per 1 MB envelope in the write-up's measurements, on one core), so a bigger
 // instance buys cores the per-request work can't use rather than faster requests, at twice the price per second.
@@ -58,6 +69,7 @@ param maximumInstanceCount int
 
 var deploymentContainerName = 'deployment-package'
 var signingKeySecretName = 'signing-key'
+var previousSigningKeySecretName = 'signing-key-previous'
 
 // Built-in role definitions (https://learn.microsoft.com/azure/role-based-access-control/built-in-roles).
 var roles = {
@@ -217,6 +229,20 @@ resource keyVault 'Microsoft.KeyVault/vaults@2023-07-01' = {
   }
 }
 
+// Only while a rotation is under way. Once previousSigningKey is empty again the secret stays in the vault, unread
+// (disable it as signing-key's old versions are disabled).
+resource previousSigningKeySecret 'Microsoft.KeyVault/vaults/secrets@2023-07-01' = if (!empty(previousSigningKey)) {
+  parent: keyVault
+  name: previousSigningKeySecretName
+  properties: {
+    value: previousSigningKey
+    contentType: 'base64'
+    attributes: {
+      enabled: true
+    }
+  }
+}
+
 // Writing the same value again creates no new version, so re-provisioning with the same key changes nothing; a new
 // value becomes the secret's latest version, which is what the app's reference (no version in it) resolves to.
 resource signingKeySecret 'Microsoft.KeyVault/vaults/secrets@2023-07-01' = {
@@ -335,9 +361,19 @@ resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
     // A reference, not the key: App Service reads the secret's latest version as the identity and hands the app the
     // value as the environment variable Signing__Key (configuration Signing:Key).
     Signing__Key: '@Microsoft.KeyVault(VaultName=${keyVault.name};SecretName=${signingKeySecret.name})'
+    // Which key signs, named even when there is one (default is Signing__Key's id), so that previous without a previous
+    // key stops the app at start-up with a line naming the setting instead of signing with the other key.
+    Signing__ActiveKeyId: activeSigningKeyId
+    // During a rotation, the key before, as the key with id previous: it verifies, and signs if activeSigningKeyId says so.
+    ...(empty(previousSigningKey)
+      ? {}
+      : {
+          Signing__Keys__previous: '@Microsoft.KeyVault(VaultName=${keyVault.name};SecretName=${previousSigningKeySecretName})'
+        })
   }
   // The host starts as soon as its settings change: let it find its roles already granted.
   dependsOn: [
+    previousSigningKeySecret
     storageBlobDataOwner
     keyVaultSecretsUser
     monitoringMetricsPublisher

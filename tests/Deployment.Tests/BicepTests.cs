@@ -215,19 +215,57 @@ public sealed partial class BicepTests
         var vault = resources.Resource("Microsoft.KeyVault/vaults");
         Assert.Matches(@"\benableRbacAuthorization\s*:\s*true\b", vault.Body);
 
-        var secret = resources.Resource("Microsoft.KeyVault/vaults/secrets");
-        Assert.Matches(@"\bparent\s*:\s*keyVault\b", secret.Body);
-        Assert.Matches(@"\bvalue\s*:\s*signingKey\b", secret.Body);
-
         var reference = Regex.Match(AppSettings(resources), @"\bSigning__Key\s*:\s*'@Microsoft\.KeyVault\(VaultName=\$\{keyVault\.name\};SecretName=\$\{(?<secret>\w+)\.name\}\)'");
         Assert.True(reference.Success, "Signing__Key is not a Key Vault reference to the vault's secret.");
-        Assert.Equal(secret.Name, reference.Groups["secret"].Value);
+        var secret = Assert.Single(resources.Resources("Microsoft.KeyVault/vaults/secrets"), s => s.Name == reference.Groups["secret"].Value);
+        Assert.Matches(@"\bparent\s*:\s*keyVault\b", secret.Body);
+        Assert.Matches(@"\bvalue\s*:\s*signingKey\b", secret.Body);
 
         var site = resources.Resource("Microsoft.Web/sites");
         Assert.Matches(@"\bkeyVaultReferenceIdentity\s*:\s*identity\.id\b", site.Body);
 
         // signingKey is used for the secret's value and nothing else.
         Assert.Single(Regex.Matches(resources.Code, @"\bsigningKey\b"), m => !IsInDeclarationOf(resources, m.Index, "signingKey"));
+    }
+
+    [Fact]
+    public void A_rotation_s_previous_key_reaches_the_app_only_as_a_Key_Vault_reference_and_only_when_given()
+    {
+        var resources = Resources();
+        var secretName = Regex.Match(resources.Code, @"var previousSigningKeySecretName = '(?<name>[^']+)'").Groups["name"].Value;
+        Assert.NotEqual(string.Empty, secretName);
+
+        // Its secret exists only while a rotation is under way, and holds the key.
+        var secret = Assert.Single(resources.Resources("Microsoft.KeyVault/vaults/secrets"), s => s.Body.Contains("previousSigningKeySecretName", StringComparison.Ordinal));
+        Assert.Matches(@"=\s*if\s*\(\s*!empty\(previousSigningKey\)\s*\)", secret.Body);
+        Assert.Matches(@"\bparent\s*:\s*keyVault\b", secret.Body);
+        Assert.Matches(@"\bvalue\s*:\s*previousSigningKey\b", secret.Body);
+
+        // The app gets it as the key with id previous, by reference, only then; which key signs is always named.
+        var settings = AppSettings(resources);
+        Assert.Matches(
+            @"\.\.\.\(empty\(previousSigningKey\)\s*\?\s*\{\s*\}\s*:\s*\{\s*Signing__Keys__previous\s*:\s*'@Microsoft\.KeyVault\(VaultName=\$\{keyVault\.name\};SecretName=\$\{previousSigningKeySecretName\}\)'\s*\}\s*\)",
+            settings);
+        Assert.Matches(@"\bSigning__ActiveKeyId\s*:\s*activeSigningKeyId\b", settings);
+
+        // The ids it may name: Signing__Key's own (docs/keys.md: "Its id is `default`") and the previous key's.
+        foreach (var file in new[] { Resources(), MainBicep() })
+        {
+            var active = Assert.Single(file.Declarations(), d => d.Kind == "param" && d.Name == "activeSigningKeyId");
+            Assert.Matches(@"@allowed\(\[\s*'default'\s*'previous'\s*\]\)", active.Decorators);
+            Assert.Equal("'default'", active.Value);
+        }
+
+        Assert.Contains("| `Signing:Key` (`Signing__Key`) | The single-key form. Its id is `default`. |", Repo.Read("docs/keys.md"), StringComparison.Ordinal);
+
+        // previousSigningKey is used for the secret's value, and to ask whether it is empty, and nothing else.
+        foreach (Match use in Regex.Matches(resources.Code, @"\bpreviousSigningKey\b"))
+        {
+            var before = resources.Code[..use.Index].TrimEnd();
+            Assert.True(
+                IsInDeclarationOf(resources, use.Index, "previousSigningKey") || before.EndsWith("empty(", StringComparison.Ordinal) || before.EndsWith("value:", StringComparison.Ordinal),
+                $"previousSigningKey is used for something else: …{resources.Code[Math.Max(0, use.Index - 60)..use.Index]}");
+        }
     }
 
     [Fact]
@@ -255,10 +293,11 @@ public sealed partial class BicepTests
     [MemberData(nameof(Files))]
     public void The_signing_key_is_a_secure_parameter_wherever_it_is_declared(string file)
     {
-        foreach (var param in Repo.Bicep(file).Declarations().Where(d => d.Kind == "param" && d.Name.Contains("key", StringComparison.OrdinalIgnoreCase)))
+        // Keys, not key ids: a key's parameter may default to nothing (a rotation's previous key), never to a value.
+        foreach (var param in Repo.Bicep(file).Declarations().Where(d => d.Kind == "param" && d.Name.EndsWith("key", StringComparison.OrdinalIgnoreCase)))
         {
             Assert.True(param.HasDecorator("secure"), $"{file}: param {param.Name} is not @secure().");
-            Assert.Null(param.Value);
+            Assert.True(param.Value is null or "''", $"{file}: param {param.Name} defaults to {param.Value}.");
         }
     }
 
@@ -269,7 +308,7 @@ public sealed partial class BicepTests
         foreach (var output in Repo.Bicep(file).Declarations().Where(d => d.Kind == "output"))
         {
             // The secret's name is fine to output; its value, the parameter, or any list*() call is not.
-            Assert.DoesNotMatch(@"\bsigningKey\b|\.properties\.value\b|\blist\w*\(", output.Body);
+            Assert.DoesNotMatch(@"\b(signingKey|previousSigningKey)\b|\.properties\.value\b|\blist\w*\(", output.Body);
         }
     }
 

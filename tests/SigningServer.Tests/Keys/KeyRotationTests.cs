@@ -106,6 +106,43 @@ public sealed class KeyRotationTests
     }
 
     [Fact]
+    public async Task The_Azure_template_s_rotation_verifies_at_every_step_what_the_step_before_signed()
+    {
+        // The settings infra/resources.bicep writes (docs/deploy.md, "Rotating it"): Signing__Key is always the current
+        // key and Signing__ActiveKeyId always named; during a rotation the key before is Signing__Keys__previous.
+        // 0: one key, before the rotation. 1: the new key current, the old one previous and still signing. 2: the new
+        // key signs. 3: the previous key gone.
+        var steps = new (Dictionary<string, string?> Settings, string SignsAs, string Signature)[]
+        {
+            (new() { ["Signing:Key"] = TestKey.Base64, ["Signing:ActiveKeyId"] = "default" }, "default", TestKey.SignatureOf(EmptyEnvelope)),
+            (new() { ["Signing:Key"] = OtherKeyBase64, ["Signing:Keys:previous"] = TestKey.Base64, ["Signing:ActiveKeyId"] = "previous" }, "previous", TestKey.SignatureOf(EmptyEnvelope)),
+            (new() { ["Signing:Key"] = OtherKeyBase64, ["Signing:Keys:previous"] = TestKey.Base64, ["Signing:ActiveKeyId"] = "default" }, "default", EmptyEnvelopeSignatureUnderOtherKey),
+            (new() { ["Signing:Key"] = OtherKeyBase64, ["Signing:ActiveKeyId"] = "default" }, "default", EmptyEnvelopeSignatureUnderOtherKey),
+        };
+        string? before = null;
+        foreach (var (settings, signsAs, signature) in steps)
+        {
+            using var factory = new ConfiguredServerFactory(SigningServerFactory.TestingEnvironment, settings);
+            using var client = factory.CreateClient();
+            if (before is not null)
+            {
+                using var verified = await VerifyRequests.VerifyAsync(client, EmptyEnvelope, "", VerifyRequests.Header(before));
+                Assert.Equal(HttpStatusCode.OK, verified.StatusCode);
+            }
+
+            var signed = await VerifyRequests.SignAsync(client, EmptyEnvelope);
+            Assert.Equal((signsAs, signature), (signed.KeyId, signed.Signature));
+            before = signed.Signature;
+        }
+
+        // A previous key named active when there is none stops the app, naming the setting.
+        Assert.Contains(
+            "Signing:ActiveKeyId names no configured key",
+            ValidationMessage(new() { ["Signing:Key"] = OtherKeyBase64, ["Signing:ActiveKeyId"] = "previous" }),
+            StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task One_key_under_keys_signs_without_an_active_key_id()
     {
         using var factory = Host(("only", OtherKeyBase64));
