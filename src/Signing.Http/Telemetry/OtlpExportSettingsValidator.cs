@@ -6,7 +6,8 @@ namespace Signing.Http.Telemetry;
 
 /// <summary>
 /// Refuses to start with OTLP settings the OpenTelemetry SDK could not read, when the OTLP exporter is on
-/// (<see cref="SigningMetricsExportExtensions.OtlpEndpointVariable"/> is set): the SDK reads them only as the host
+/// (<see cref="SigningMetricsExportExtensions.OtlpEndpointVariable"/> or its metrics form is set): the SDK reads them
+/// only as the host
 /// starts, and ends the process there with a stack trace, or exports nowhere in silence. The message names the
 /// variable and never repeats its value (the headers carry credentials).
 /// </summary>
@@ -15,25 +16,36 @@ public sealed class OtlpExportSettingsValidator(IConfiguration configuration) : 
     /// <inheritdoc/>
     public ValidateOptionsResult Validate(string? name, MetricsExportOptions options)
     {
-        if (string.IsNullOrWhiteSpace(configuration[SigningMetricsExportExtensions.OtlpEndpointVariable]))
+        if (!SigningMetricsExportExtensions.IsOtlpOn(variable => configuration[variable]))
         {
             return ValidateOptionsResult.Success;
         }
 
+        // Each setting in its general form and its metrics form, which the SDK prefers for metrics.
         var failures = new List<string>();
-        if (!Uri.TryCreate(configuration[SigningMetricsExportExtensions.OtlpEndpointVariable], UriKind.Absolute, out var endpoint) || endpoint.Scheme is not ("http" or "https"))
+        foreach (var variable in new[] { SigningMetricsExportExtensions.OtlpEndpointVariable, SigningMetricsExportExtensions.OtlpMetricsEndpointVariable })
         {
-            failures.Add($"{SigningMetricsExportExtensions.OtlpEndpointVariable} is not an http or https URL, such as http://localhost:4317.");
+            if (configuration[variable] is { Length: > 0 } url &&
+                (!Uri.TryCreate(url, UriKind.Absolute, out var endpoint) || endpoint.Scheme is not ("http" or "https")))
+            {
+                failures.Add($"{variable} is not an http or https URL, such as http://localhost:4317.");
+            }
         }
 
-        if (configuration["OTEL_EXPORTER_OTLP_PROTOCOL"] is { Length: > 0 } protocol && protocol.Trim() is not ("grpc" or "http/protobuf"))
+        foreach (var variable in new[] { "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL" })
         {
-            failures.Add("OTEL_EXPORTER_OTLP_PROTOCOL is neither grpc nor http/protobuf.");
+            if (configuration[variable] is { Length: > 0 } protocol && protocol.Trim() is not ("grpc" or "http/protobuf"))
+            {
+                failures.Add($"{variable} is neither grpc nor http/protobuf.");
+            }
         }
 
-        if (configuration["OTEL_EXPORTER_OTLP_HEADERS"] is { Length: > 0 } headers && headers.Split(',', StringSplitOptions.TrimEntries).Any(IsNotAHeader))
+        foreach (var variable in new[] { "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_METRICS_HEADERS" })
         {
-            failures.Add("OTEL_EXPORTER_OTLP_HEADERS is not a comma-separated list of name=value pairs whose names are HTTP tokens and whose values, percent-decoded, are ASCII on one line.");
+            if (configuration[variable] is { Length: > 0 } headers && headers.Split(',', StringSplitOptions.TrimEntries).Any(IsNotAHeader))
+            {
+                failures.Add($"{variable} is not a comma-separated list of name=value pairs whose names are HTTP tokens and whose values, percent-decoded, are ASCII on one line.");
+            }
         }
 
         foreach (var (variable, least) in new[] { ("OTEL_METRIC_EXPORT_INTERVAL", 1), ("OTEL_METRIC_EXPORT_TIMEOUT", 0) })

@@ -4,6 +4,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using OpenTelemetry.Exporter;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;
 using Signing.Http.Stats;
@@ -17,12 +18,20 @@ namespace Signing.Http.Telemetry;
 public static class SigningMetricsExportExtensions
 {
     /// <summary>
-    /// The environment variable that turns the OTLP exporter on. The SDK defaults the endpoint to
-    /// <c>http://localhost:4317</c> once its exporter is registered, so the exporter is registered only when this is set;
-    /// the SDK then reads it and the other standard variables itself (<c>OTEL_EXPORTER_OTLP_PROTOCOL</c>,
-    /// <c>OTEL_EXPORTER_OTLP_HEADERS</c>, <c>OTEL_METRIC_EXPORT_INTERVAL</c>, …).
+    /// The environment variable that turns the OTLP exporter on, with <see cref="OtlpMetricsEndpointVariable"/>. The SDK
+    /// defaults the endpoint to <c>http://localhost:4317</c> once its exporter is registered, so the exporter is
+    /// registered only when one of the two is set; the SDK then reads them and the other standard variables itself
+    /// (<c>OTEL_EXPORTER_OTLP_PROTOCOL</c>, <c>OTEL_EXPORTER_OTLP_HEADERS</c>, their <c>_METRICS_</c> forms,
+    /// <c>OTEL_METRIC_EXPORT_INTERVAL</c>, …).
     /// </summary>
     public const string OtlpEndpointVariable = "OTEL_EXPORTER_OTLP_ENDPOINT";
+
+    /// <summary>
+    /// The metrics-only form of <see cref="OtlpEndpointVariable"/>, which many collectors' instructions give alone: the
+    /// full URL metrics are posted to (with <c>http/protobuf</c>, <c>/v1/metrics</c> included), taking precedence over
+    /// the general one for metrics.
+    /// </summary>
+    public const string OtlpMetricsEndpointVariable = "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT";
 
     /// <summary>
     /// The meters exported: the service's own, ASP.NET Core's and Kestrel's (inside the Functions worker these measure
@@ -70,10 +79,15 @@ public static class SigningMetricsExportExtensions
         services.ConfigureOpenTelemetryMeterProvider((sp, metrics) =>
         {
             var instance = sp.GetRequiredService<InstanceStats>();
-            metrics.ConfigureResource(resource => resource.AddService(
-                serviceName: sp.GetRequiredService<IHostEnvironment>().ApplicationName,
-                autoGenerateServiceInstanceId: false,
-                serviceInstanceId: $"{instance.Id}/{instance.ProcessId}"));
+            // The application's name and the instance's as defaults: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, read
+            // again after them, take precedence, as the specification has it (the SDK's default builder reads them first,
+            // where a later AddService overrode them).
+            metrics.ConfigureResource(resource => resource
+                .AddService(
+                    serviceName: sp.GetRequiredService<IHostEnvironment>().ApplicationName,
+                    autoGenerateServiceInstanceId: false,
+                    serviceInstanceId: $"{instance.Id}/{instance.ProcessId}")
+                .AddEnvironmentVariableDetector());
 
             var options = sp.GetRequiredService<IOptions<MetricsExportOptions>>().Value;
             if (!string.IsNullOrWhiteSpace(options.ApplicationInsightsConnectionString))
@@ -96,12 +110,47 @@ public static class SigningMetricsExportExtensions
 
             // Decided here, from the environment, because the SDK's OTLP registration adds services and so cannot be
             // added once the container is built; the SDK binds everything else about it from configuration.
-            if (!string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable(OtlpEndpointVariable)))
+            if (IsOtlpOn(Environment.GetEnvironmentVariable))
             {
                 metrics.AddOtlpExporter();
             }
         });
 
+        // The meter provider's AddOtlpExporter reads only the general OTLP variables (their metrics forms only
+        // UseOtlpExporter does, which exports logs too): with OTEL_EXPORTER_OTLP_METRICS_ENDPOINT alone it sent
+        // nothing. So the metrics forms are applied over the general ones, as the specification has them take
+        // precedence; the validator has refused any the SDK could not read.
+        services.AddOptions<OtlpExporterOptions>().Configure<IConfiguration>(ApplyMetricsForms);
+
         return services;
     }
+
+    // An endpoint given in code is used as it is, without /v1/metrics appended: what the specification asks of the
+    // metrics form.
+    private static void ApplyMetricsForms(OtlpExporterOptions exporter, IConfiguration configuration)
+    {
+        if (Uri.TryCreate(configuration[OtlpMetricsEndpointVariable], UriKind.Absolute, out var endpoint))
+        {
+            exporter.Endpoint = endpoint;
+        }
+
+        switch (configuration["OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"]?.Trim())
+        {
+            case "grpc":
+                exporter.Protocol = OtlpExportProtocol.Grpc;
+                break;
+            case "http/protobuf":
+                exporter.Protocol = OtlpExportProtocol.HttpProtobuf;
+                break;
+        }
+
+        if (configuration["OTEL_EXPORTER_OTLP_METRICS_HEADERS"] is { Length: > 0 } headers)
+        {
+            exporter.Headers = headers;
+        }
+    }
+
+    /// <summary>Whether the OTLP exporter is on: either endpoint variable set, read through <paramref name="read"/>.</summary>
+    internal static bool IsOtlpOn(Func<string, string?> read) =>
+        !string.IsNullOrWhiteSpace(read(OtlpEndpointVariable)) || !string.IsNullOrWhiteSpace(read(OtlpMetricsEndpointVariable));
 }

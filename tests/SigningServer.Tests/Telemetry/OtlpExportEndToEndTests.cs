@@ -76,6 +76,30 @@ public sealed class OtlpExportEndToEndTests
     }
 
     [Fact]
+    public async Task The_metrics_endpoint_alone_exports_and_the_service_name_set_in_the_environment_is_the_one_sent()
+    {
+        // What many collectors' instructions give: only the metrics form of the endpoint, the full URL. Before, it turned
+        // nothing on, and OTEL_SERVICE_NAME was overridden by the application's name.
+        await using var receiver = await OtlpReceiver.StartAsync();
+        await using var server = await SigningServerProcess.StartAsync(new Dictionary<string, string>
+        {
+            ["OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"] = new Uri(receiver.Endpoint, "v1/metrics").ToString(),
+            ["OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"] = "http/protobuf",
+            ["OTEL_METRIC_EXPORT_INTERVAL"] = "600000",
+            ["OTEL_SERVICE_NAME"] = "signing-e2e",
+        });
+        await SignWithEachStrategyAsync(server);
+
+        Assert.Equal(0, await server.StopAsync());
+
+        Assert.True(receiver.Exports.Count == 1, $"{receiver.Exports.Count} exports arrived, not one.{Environment.NewLine}{server.Output}");
+        var export = receiver.Exports.Single();
+        Assert.True(HasSigningMetrics(export), "The export lacks the Signing metrics or their strategy tags.");
+        Assert.True(export.HasAttribute("service.name", "signing-e2e"), "The export does not carry OTEL_SERVICE_NAME.");
+        Assert.False(export.HasAttribute("service.name", "SigningServer"), "The application's name overrode OTEL_SERVICE_NAME.");
+    }
+
+    [Fact]
     public async Task Headers_that_pass_the_settings_check_travel_with_the_export()
     {
         await using var receiver = await OtlpReceiver.StartAsync();

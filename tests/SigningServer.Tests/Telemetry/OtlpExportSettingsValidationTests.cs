@@ -33,6 +33,11 @@ public sealed class OtlpExportSettingsValidationTests
     [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "udp")]
     [InlineData("OTEL_EXPORTER_OTLP_ENDPOINT", "notaurl")]
     [InlineData("OTEL_EXPORTER_OTLP_ENDPOINT", "ftp://127.0.0.1:4318")]
+    // The metrics forms, which the SDK prefers for metrics, passed unchecked before.
+    [InlineData("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "notaurl")]
+    [InlineData("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "udp")]
+    [InlineData("OTEL_EXPORTER_OTLP_METRICS_HEADERS", "api-key-secret-value")]
+    [InlineData("OTEL_EXPORTER_OTLP_METRICS_HEADERS", "api-key=line%0Abreak")]
     public void A_setting_the_sdk_cannot_read_is_refused_naming_it_not_its_value(string variable, string value)
     {
         var result = Validate(new() { ["OTEL_EXPORTER_OTLP_ENDPOINT"] = Endpoint, [variable] = value });
@@ -50,8 +55,20 @@ public sealed class OtlpExportSettingsValidationTests
     [InlineData("OTEL_EXPORTER_OTLP_ENDPOINT", "https://127.0.0.1:4317")]
     [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")]
     [InlineData("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")]
+    [InlineData("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "http://127.0.0.1:4318/v1/metrics")]
+    [InlineData("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "http/protobuf")]
+    [InlineData("OTEL_EXPORTER_OTLP_METRICS_HEADERS", "api-key=abc")]
     public void Settings_the_sdk_reads_pass(string variable, string value) =>
         Assert.True(Validate(new() { ["OTEL_EXPORTER_OTLP_ENDPOINT"] = Endpoint, [variable] = value }).Succeeded);
+
+    [Fact]
+    public void The_metrics_endpoint_alone_turns_the_checks_on()
+    {
+        var result = Validate(new() { ["OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"] = Endpoint + "/v1/metrics", ["OTEL_EXPORTER_OTLP_HEADERS"] = "garbage" });
+
+        Assert.True(result.Failed);
+        Assert.Contains("OTEL_EXPORTER_OTLP_HEADERS", result.FailureMessage, StringComparison.Ordinal);
+    }
 
     [Fact]
     public void Without_an_endpoint_the_exporter_is_off_and_nothing_is_checked() =>
