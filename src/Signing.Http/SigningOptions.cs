@@ -1,4 +1,3 @@
-using System.Globalization;
 using Microsoft.Extensions.Configuration;
 using Microsoft.IO;
 using Signing.Http.Keys;
@@ -69,13 +68,24 @@ public sealed class SigningOptions
     /// before <see cref="SigningHostExtensions.RunSigning"/> checks the settings: there a value Kestrel refuses (a
     /// negative one) would be an unhandled exception and a crash dump instead of one line. So a value that does not
     /// parse, or lies outside <see cref="MinMaxRequestBodyBytes"/> to <see cref="MaxMaxRequestBodyBytes"/>, gives the
-    /// default here, and the validator reports it, naming the setting, before anything runs.
+    /// default here, and the validator reports it, naming the setting, before anything runs. Read as the configuration
+    /// binder reads it (which takes <c>0x4000000</c> too), so that Kestrel and the endpoint never hold different limits.
     /// </summary>
-    internal static long ReadMaxRequestBodyBytes(IConfiguration configuration) =>
-        long.TryParse(configuration[SectionName + ":" + nameof(MaxRequestBodyBytes)], NumberStyles.Integer, CultureInfo.InvariantCulture, out var configured)
-            && configured is >= MinMaxRequestBodyBytes and <= MaxMaxRequestBodyBytes
-            ? configured
-            : new SigningOptions().MaxRequestBodyBytes;
+    internal static long ReadMaxRequestBodyBytes(IConfiguration configuration)
+    {
+        long? configured;
+        try
+        {
+            configured = configuration.GetValue<long?>(SectionName + ":" + nameof(MaxRequestBodyBytes));
+        }
+        catch (InvalidOperationException)
+        {
+            // Not a number: the validator names the setting.
+            configured = null;
+        }
+
+        return configured is >= MinMaxRequestBodyBytes and <= MaxMaxRequestBodyBytes ? configured.Value : new SigningOptions().MaxRequestBodyBytes;
+    }
 
     /// <summary>
     /// The most memory requests in flight may hold together (<see cref="InFlightBudget"/>); a request that does not fit

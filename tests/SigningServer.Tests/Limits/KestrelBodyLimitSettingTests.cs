@@ -22,6 +22,9 @@ public sealed class KestrelBodyLimitSettingTests
     [InlineData("2147483648", Default)]
     [InlineData("-1", Default)]
     [InlineData("one MiB", Default)]
+    [InlineData("", Default)]
+    // Hexadecimal, which the configuration binder reads: Kestrel kept 32 MiB while the endpoint took 64 MiB.
+    [InlineData("0x4000000", 64L * 1024 * 1024)]
     public async Task Kestrel_takes_the_body_limit_only_within_the_range_the_validator_accepts(string configured, long expected)
     {
         await using var services = TestServices.Build(new Dictionary<string, string?>
@@ -33,6 +36,25 @@ public sealed class KestrelBodyLimitSettingTests
         var limits = services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits;
 
         Assert.Equal(expected, limits.MaxRequestBodySize);
+    }
+
+    [Theory]
+    [InlineData("1024")]
+    [InlineData("0x4000000")]
+    [InlineData("0X400")]
+    [InlineData("+4096")]
+    [InlineData("2147483647")]
+    public async Task Kestrel_s_limit_is_the_one_the_endpoint_binds(string configured)
+    {
+        await using var services = TestServices.Build(new Dictionary<string, string?>
+        {
+            ["Signing:Key"] = TestKey.Base64,
+            ["Signing:MaxRequestBodyBytes"] = configured,
+        });
+
+        var limits = services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits;
+
+        Assert.Equal(services.GetRequiredService<IOptions<SigningOptions>>().Value.MaxRequestBodyBytes, limits.MaxRequestBodySize);
     }
 
     // What the Functions worker does after AddSigning: its Kestrel drains a refused body instead of closing the host's
