@@ -5,6 +5,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Console;
 using Microsoft.Extensions.Options;
 using Signing.Http.Memory;
+using Signing.Http.Telemetry;
 
 namespace Signing.Http;
 
@@ -30,7 +31,12 @@ public static class SigningHostExtensions
         {
             try
             {
-                // Every ValidateOnStart check (the signing settings, the metrics export's), then what is derived from them.
+                // The signing settings and the metrics export's together first: the host's validator below builds the
+                // meter provider as it is made, which reads the export's options, so its failures alone were reported
+                // and the signing settings' went unsaid. Then every ValidateOnStart check, and what is derived from them.
+                ThrowIfInvalid(
+                    () => host.Services.GetRequiredService<IOptions<SigningOptions>>().Value,
+                    () => host.Services.GetRequiredService<IOptions<MetricsExportOptions>>().Value);
                 host.Services.GetService<IStartupValidator>()?.Validate();
                 _ = host.Services.GetRequiredService<StrategyBodyLimits>();
             }
@@ -51,6 +57,28 @@ public static class SigningHostExtensions
 
             host.Run();
             return 0;
+        }
+    }
+
+    // Reads each options value, which validates it, and throws once with the failures of all of them.
+    private static void ThrowIfInvalid(params Func<object>[] optionsValues)
+    {
+        var failures = new List<string>();
+        foreach (var value in optionsValues)
+        {
+            try
+            {
+                _ = value();
+            }
+            catch (OptionsValidationException e)
+            {
+                failures.AddRange(e.Failures);
+            }
+        }
+
+        if (failures.Count > 0)
+        {
+            throw new OptionsValidationException(SigningOptions.SectionName, typeof(SigningOptions), failures);
         }
     }
 

@@ -121,6 +121,25 @@ public sealed class StartupExitTests
         Assert.DoesNotContain("   at ", output.Text, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task A_bad_export_setting_beside_a_bad_signing_setting_names_both_in_one_line()
+    {
+        // The export's options were read as the meter provider was built, before the signing settings were checked,
+        // so only the export's failure was named.
+        var output = await RunServerAsync(new Dictionary<string, string?>
+        {
+            ["Signing__MaxRequestBodyBytes"] = "100",
+            ["OTEL_EXPORTER_OTLP_ENDPOINT"] = "notaurl",
+        });
+
+        Assert.Equal(1, output.ExitCode);
+        Assert.Equal(1, Count(output.Text, "Signing cannot start; fix these settings: "));
+        var line = output.Text.Split('\n').Single(l => l.Contains("Signing cannot start; fix these settings: ", StringComparison.Ordinal));
+        Assert.Contains("Signing:MaxRequestBodyBytes", line, StringComparison.Ordinal);
+        Assert.Contains("OTEL_EXPORTER_OTLP_ENDPOINT", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", output.Text, StringComparison.Ordinal);
+    }
+
     private static int Count(string text, string part)
     {
         var count = 0;
