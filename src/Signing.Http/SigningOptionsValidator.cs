@@ -15,6 +15,14 @@ namespace Signing.Http;
 /// </summary>
 public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfiguration configuration) : IValidateOptions<SigningOptions>
 {
+    // The metrics export's section, and the settings in it this app reads.
+    private const string MetricsExportSection = SigningOptions.SectionName + ":MetricsExport";
+
+    private static readonly string[] MetricsExportSettings =
+    [
+        MetricsExportOptions.ManagedIdentityClientIdSetting, MetricsExportOptions.StorageDirectorySetting, MetricsExportOptions.DisableOfflineStorageSetting,
+    ];
+
     /// <inheritdoc/>
     public ValidateOptionsResult Validate(string? name, SigningOptions options)
     {
@@ -99,10 +107,7 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
             // Stryker disable once Linq : the names make a set, so where in the list one is added makes no difference.
             (SigningOptions.SectionName, SettableProperties(typeof(SigningOptions)).Append("MetricsExport").Append("Buffers")),
             (StreamPoolSettings.SectionName, SettableProperties(typeof(RecyclableMemoryStreamManager.Options))),
-            (SigningOptions.SectionName + ":MetricsExport", new[]
-            {
-                MetricsExportOptions.ManagedIdentityClientIdSetting, MetricsExportOptions.StorageDirectorySetting, MetricsExportOptions.DisableOfflineStorageSetting,
-            }.Select(setting => setting[(setting.LastIndexOf(':') + 1)..])),
+            (MetricsExportSection, MetricsExportSettings.Select(setting => setting[(setting.LastIndexOf(':') + 1)..])),
         };
         foreach (var (section, read) in sections)
         {
@@ -118,20 +123,36 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
     }
 
     /// <summary>
-    /// The settings that are values but were given settings under them: a key, the active key's id, or an entry of
-    /// <c>Signing:Keys</c> or <c>Signing:AccessKeys</c> nested a level too deep (<c>Signing:AccessKeys:ops:key</c>). Such a
-    /// setting is ignored in silence (an access key missed leaves the endpoints open), or, with no value beside it, fails
-    /// in the configuration binder with a message that names no setting; so the host asks for these too when binding fails.
+    /// The settings that are values but were given settings under them (<c>Signing:BodyStallTimeout:x</c>, an entry of
+    /// <c>Signing:Keys</c> or <c>Signing:AccessKeys</c> nested a level too deep: <c>Signing:AccessKeys:ops:key</c>), and the
+    /// sections that were given a value (<c>Signing:RecyclableMemoryStream=5</c>). Such a setting is ignored in silence
+    /// (an access key missed leaves the endpoints open), or, with no value beside it, fails in the configuration binder
+    /// with a message that names no setting; so the host asks for these too when binding fails.
     /// </summary>
     internal static IEnumerable<string> SectionsWhereValuesBelong(IConfiguration configuration)
     {
         var signing = configuration.GetSection(SigningOptions.SectionName);
-        var values = new[] { nameof(SigningOptions.Key), nameof(SigningOptions.ActiveKeyId) }.Select(signing.GetSection)
+        var pool = configuration.GetSection(StreamPoolSettings.SectionName);
+        var values = ValueSettings(typeof(SigningOptions)).Select(signing.GetSection)
+            .Concat(ValueSettings(typeof(RecyclableMemoryStreamManager.Options)).Select(pool.GetSection))
+            .Concat(MetricsExportSettings.Select(configuration.GetSection))
             .Concat(signing.GetSection(nameof(SigningOptions.Keys)).GetChildren())
             .Concat(signing.GetSection(nameof(SigningOptions.AccessKeys)).GetChildren());
-        return values
+        var valuesWithSettings = values
             .Where(value => value.GetChildren().Any())
             .Select(value => $"{value.Path} has settings under it; it is a value: set {value.Path} (environment variable {value.Path.Replace(":", "__", StringComparison.Ordinal)}) itself.");
+
+        // Signing:AccessKeys given a value has its own message (ValidateAccessKeys).
+        var sectionsWithValues = new[] { signing, signing.GetSection(nameof(SigningOptions.Keys)), pool, configuration.GetSection(MetricsExportSection) }
+            .Where(section => section.Value is not null)
+            .Select(section => $"{section.Path} takes settings under it, not a value: set {section.Path}:<setting> (environment variable {section.Path.Replace(":", "__", StringComparison.Ordinal)}__<setting>), not {section.Path} itself.");
+        return valuesWithSettings.Concat(sectionsWithValues);
+
+        // The settable properties that hold one value (numbers, flags, spans of time, strings), not a section.
+        static IEnumerable<string> ValueSettings(Type options) =>
+            options.GetProperties(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance)
+                .Where(p => p.CanWrite && (p.PropertyType.IsValueType || p.PropertyType == typeof(string)))
+                .Select(p => p.Name);
     }
 
     // A free pool allowed to keep more than the process may hold is no bound at all: a typo of a few digits would turn

@@ -254,12 +254,31 @@ public sealed class SigningOptionsValidatorTests
     [InlineData("Signing:ActiveKeyId:x", "Signing:ActiveKeyId")]
     [InlineData("Signing:Keys:next:x", "Signing:Keys:next")]
     [InlineData("Signing:AccessKeys:ops:key", "Signing:AccessKeys:ops")]
+    // Each of these started in silence (a helper's run, 1 December 2026); the last failed naming a bound, not the setting.
+    [InlineData("Signing:BodyStallTimeout:x", "Signing:BodyStallTimeout")]
+    [InlineData("Signing:RecyclableMemoryStream:BlockSize:x", "Signing:RecyclableMemoryStream:BlockSize")]
+    [InlineData("Signing:MetricsExport:DisableOfflineStorage:x", "Signing:MetricsExport:DisableOfflineStorage")]
+    [InlineData("Signing:MaxInFlightBytes:x", "Signing:MaxInFlightBytes")]
     public void A_setting_under_a_value_fails_naming_the_value(string setting, string value)
     {
         var failure = Assert.Single(Failures(WithKey(), configuration: Configuration(new() { [setting] = "1" })));
 
         Assert.Equal(
             $"{value} has settings under it; it is a value: set {value} (environment variable {value.Replace(":", "__", StringComparison.Ordinal)}) itself.",
+            failure);
+    }
+
+    // Each bound to nothing and started in silence (a helper's run, 1 December 2026).
+    [Theory]
+    [InlineData("Signing:RecyclableMemoryStream")]
+    [InlineData("Signing:MetricsExport")]
+    [InlineData("Signing:Keys")]
+    public void A_value_on_a_section_fails_naming_the_section(string section)
+    {
+        var failure = Assert.Single(Failures(WithKey(), configuration: Configuration(new() { [section] = "5" })));
+
+        Assert.Equal(
+            $"{section} takes settings under it, not a value: set {section}:<setting> (environment variable {section.Replace(":", "__", StringComparison.Ordinal)}__<setting>), not {section} itself.",
             failure);
     }
 
