@@ -5,9 +5,9 @@ using Signing.Http.Access;
 // 'dotnet /path/to/SigningServer.dll' started from anywhere else would otherwise run without them.
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
 
-// 'func start' listens on 7071, so clients and the k6 script cannot tell the two hosts apart; --urls or
-// ASPNETCORE_URLS still win.
-if (string.IsNullOrEmpty(builder.Configuration[WebHostDefaults.ServerUrlsKey]))
+// 'func start' listens on 7071, so clients and the k6 script cannot tell the two hosts apart; --urls, ASPNETCORE_URLS
+// and ASPNETCORE_HTTP_PORTS or _HTTPS_PORTS (which .NET's container images set) still win.
+if (new[] { WebHostDefaults.ServerUrlsKey, WebHostDefaults.HttpPortsKey, WebHostDefaults.HttpsPortsKey }.All(key => string.IsNullOrEmpty(builder.Configuration[key])))
 {
     builder.WebHost.UseUrls("http://localhost:7071");
 }
