@@ -156,15 +156,18 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
     }
 
     // A free pool allowed to keep more than the process may hold is no bound at all: a typo of a few digits would turn
-    // the leak check off in silence. The library itself takes any positive value.
+    // the leak check off in silence. The library itself takes any positive value. The defaults are no typo: in a process
+    // with less memory than them they bound nothing, and were refused naming a setting nobody set, before the line that
+    // says what to do about so little memory (Signing:MaxInFlightBytes).
     private static void ValidateFreePoolBounds(RecyclableMemoryStreamManager.Options pool, long availableBytes, List<string> failures)
     {
-        (string Setting, long Value)[] bounds =
+        var defaults = StreamPoolSettings.DefaultOptions();
+        (string Setting, long Value, long Default)[] bounds =
         [
-            (nameof(pool.MaximumSmallPoolFreeBytes), pool.MaximumSmallPoolFreeBytes),
-            (nameof(pool.MaximumLargePoolFreeBytes), pool.MaximumLargePoolFreeBytes),
+            (nameof(pool.MaximumSmallPoolFreeBytes), pool.MaximumSmallPoolFreeBytes, defaults.MaximumSmallPoolFreeBytes),
+            (nameof(pool.MaximumLargePoolFreeBytes), pool.MaximumLargePoolFreeBytes, defaults.MaximumLargePoolFreeBytes),
         ];
-        foreach (var (setting, value) in bounds.Where(b => b.Value > availableBytes))
+        foreach (var (setting, _, _) in bounds.Where(b => b.Value > availableBytes && b.Value != b.Default))
         {
             failures.Add($"{StreamPoolSettings.SectionName}:{setting} must be at most the {availableBytes / (1024 * 1024)} MiB the process may use.");
         }

@@ -140,6 +140,19 @@ public sealed class StartupExitTests
         Assert.DoesNotContain("   at ", output.Text, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task A_process_with_less_memory_than_the_pool_s_default_is_told_what_to_set_about_its_memory()
+    {
+        // 80 MiB of heap: the free pool's default (128 MiB) is more, and was refused naming MaximumSmallPoolFreeBytes,
+        // which nobody set, instead of the line about the in-flight budget.
+        var output = await RunServerAsync("DOTNET_GCHeapHardLimit", "0x5000000");
+
+        Assert.Equal(1, output.ExitCode);
+        Assert.Equal(1, Count(output.Text, "Signing cannot start; fix these settings: "));
+        Assert.Contains("Signing:MaxInFlightBytes", output.Text, StringComparison.Ordinal);
+        Assert.DoesNotContain("MaximumSmallPoolFreeBytes", output.Text, StringComparison.Ordinal);
+    }
+
     private static int Count(string text, string part)
     {
         var count = 0;
