@@ -46,12 +46,12 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
 
         if (options.MaxRequestBodyBytes is < SigningOptions.MinMaxRequestBodyBytes or > SigningOptions.MaxMaxRequestBodyBytes)
         {
-            failures.Add($"{SigningOptions.SectionName}:MaxRequestBodyBytes must be between 1 KiB and 2 GiB.");
+            failures.Add($"{SigningOptions.SectionName}:MaxRequestBodyBytes must be from {SigningOptions.MinMaxRequestBodyBytes} to {SigningOptions.MaxMaxRequestBodyBytes} bytes (1 KiB to a byte under 2 GiB).");
         }
 
         if (options.MaxInFlightBytes is < SigningOptions.MinMaxInFlightBytes or > SigningOptions.MaxMaxInFlightBytes)
         {
-            failures.Add($"{SigningOptions.SectionName}:MaxInFlightBytes must be between 1 MiB and 2 TiB, or unset to derive it from the memory available.");
+            failures.Add($"{SigningOptions.SectionName}:MaxInFlightBytes must be from {SigningOptions.MinMaxInFlightBytes} to {SigningOptions.MaxMaxInFlightBytes} bytes (1 MiB to {InFlightBudget.BytesPerPermit / 1024} KiB under 2 TiB), or unset to derive it from the memory available.");
         }
 
         if (options.BodyStallTimeout < TimeSpan.FromSeconds(1) || options.BodyStallTimeout > TimeSpan.FromSeconds(10))

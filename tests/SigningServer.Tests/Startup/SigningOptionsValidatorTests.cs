@@ -168,7 +168,7 @@ public sealed class SigningOptionsValidatorTests
         var options = WithKey();
         options.MaxRequestBodyBytes = maxRequestBodyBytes;
 
-        AssertOnly(options, valid, "Signing:MaxRequestBodyBytes must be between 1 KiB and 2 GiB.");
+        AssertOnly(options, valid, "Signing:MaxRequestBodyBytes must be from 1024 to 2147483647 bytes (1 KiB to a byte under 2 GiB).");
     }
 
     [Theory]
@@ -184,7 +184,7 @@ public sealed class SigningOptionsValidatorTests
         var options = WithKey();
         options.MaxInFlightBytes = maxInFlightBytes;
 
-        AssertOnly(options, valid, "Signing:MaxInFlightBytes must be between 1 MiB and 2 TiB, or unset to derive it from the memory available.");
+        AssertOnly(options, valid, "Signing:MaxInFlightBytes must be from 1048576 to 2199023254528 bytes (1 MiB to 1 KiB under 2 TiB), or unset to derive it from the memory available.");
     }
 
     [Theory]

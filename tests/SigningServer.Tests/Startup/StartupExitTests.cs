@@ -19,7 +19,7 @@ public sealed class StartupExitTests
         { "Signing__Key", "not base64 at all, but long enough to be a key!!", "Signing:Key", "not valid base64" },
         { "Signing__Key", ThirtyOneByteKey, "Signing:Key", "31 bytes" },
         { "Signing__Key", "REVWLU9OTFkgc2lnbmluZyBrZXksIE5PVCBTRUNSRVQ=", "Signing:Key", "development key" },
-        { "Signing__MaxRequestBodyBytes", "10", "Signing:MaxRequestBodyBytes", "between" },
+        { "Signing__MaxRequestBodyBytes", "10", "Signing:MaxRequestBodyBytes", "must be from 1024 to 2147483647 bytes" },
         { "Signing__BodyStallTimeout", "00:01:00", "Signing:BodyStallTimeout", "between" },
         { "Signing__AccessKeys__ops", "0123456789abcdefghijklmnopqrstu", "Signing:AccessKeys:ops", "too short" },
         { "Signing__AccessKeys__ops__key", "0123456789abcdefghijklmnopqrstuvwxyz", "Signing:AccessKeys:ops", "has settings under it" },
