@@ -20,9 +20,9 @@ public static class SigningMetricsExportExtensions
     /// <summary>
     /// The environment variable that turns the OTLP exporter on, with <see cref="OtlpMetricsEndpointVariable"/>. The SDK
     /// defaults the endpoint to <c>http://localhost:4317</c> once its exporter is registered, so the exporter is
-    /// registered only when one of the two is set; the SDK then reads them and the other standard variables itself
-    /// (<c>OTEL_EXPORTER_OTLP_PROTOCOL</c>, <c>OTEL_EXPORTER_OTLP_HEADERS</c>, their <c>_METRICS_</c> forms,
-    /// <c>OTEL_METRIC_EXPORT_INTERVAL</c>, …).
+    /// registered only when one of the two is set. The SDK then reads the general variables itself
+    /// (<c>OTEL_EXPORTER_OTLP_PROTOCOL</c>, <c>OTEL_EXPORTER_OTLP_HEADERS</c>, <c>OTEL_METRIC_EXPORT_INTERVAL</c>, …), and
+    /// the metrics forms of the endpoint, protocol and headers are applied over them here.
     /// </summary>
     public const string OtlpEndpointVariable = "OTEL_EXPORTER_OTLP_ENDPOINT";
 
