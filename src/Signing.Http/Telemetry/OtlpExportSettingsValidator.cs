@@ -32,7 +32,7 @@ public sealed class OtlpExportSettingsValidator(IConfiguration configuration) : 
             }
         }
 
-        foreach (var variable in new[] { "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL" })
+        foreach (var variable in new[] { "OTEL_EXPORTER_OTLP_PROTOCOL", SigningMetricsExportExtensions.OtlpMetricsProtocolVariable })
         {
             if (configuration[variable] is { Length: > 0 } protocol && protocol.Trim() is not ("grpc" or "http/protobuf"))
             {
@@ -40,7 +40,7 @@ public sealed class OtlpExportSettingsValidator(IConfiguration configuration) : 
             }
         }
 
-        foreach (var variable in new[] { "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_METRICS_HEADERS" })
+        foreach (var variable in new[] { "OTEL_EXPORTER_OTLP_HEADERS", SigningMetricsExportExtensions.OtlpMetricsHeadersVariable })
         {
             if (configuration[variable] is { Length: > 0 } headers && headers.Split(',', StringSplitOptions.TrimEntries).Any(IsNotAHeader))
             {

@@ -33,6 +33,10 @@ public static class SigningMetricsExportExtensions
     /// </summary>
     public const string OtlpMetricsEndpointVariable = "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT";
 
+    // The metrics forms of the protocol and the headers, applied here and checked by OtlpExportSettingsValidator.
+    internal const string OtlpMetricsProtocolVariable = "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL";
+    internal const string OtlpMetricsHeadersVariable = "OTEL_EXPORTER_OTLP_METRICS_HEADERS";
+
     /// <summary>
     /// The meters exported: the service's own, ASP.NET Core's and Kestrel's (inside the Functions worker these measure
     /// the hop from the host to the worker, not the clients), and the runtime's <c>System.Runtime</c> (collections per
@@ -134,7 +138,7 @@ public static class SigningMetricsExportExtensions
             exporter.Endpoint = endpoint;
         }
 
-        switch (configuration["OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"]?.Trim())
+        switch (configuration[OtlpMetricsProtocolVariable]?.Trim())
         {
             case "grpc":
                 exporter.Protocol = OtlpExportProtocol.Grpc;
@@ -144,7 +148,7 @@ public static class SigningMetricsExportExtensions
                 break;
         }
 
-        if (configuration["OTEL_EXPORTER_OTLP_METRICS_HEADERS"] is { Length: > 0 } headers)
+        if (configuration[OtlpMetricsHeadersVariable] is { Length: > 0 } headers)
         {
             exporter.Headers = headers;
         }
