@@ -146,7 +146,7 @@ public static class SigningKestrelLimits
     /// when the endpoint answers 413 or 415 without reading all of it, Kestrel reads the rest and throws it away (for
     /// 5 s at most) so that the connection can serve the next request, but only up to its own limit: past that it
     /// closes the connection while the host is still sending, the host's forwarder fails the request, and the client
-    /// gets a 5xx instead of the 413. Under the test host, an 8 MiB body over a 256 KiB limit got 502 every time
+    /// gets a 5xx instead of the 413. Under the test host, an 8 MiB body over a 256 KiB limit failed to forward every time
     /// ("Broken pipe", 3,957,653 of 8,388,622 bytes sent). The endpoint still reads at most
     /// <see cref="SigningOptions.MaxRequestBodyBytes"/> of any body, and the host accepts none larger than its own
     /// limit (<c>FUNCTIONS_REQUEST_BODY_SIZE_LIMIT</c>, 100 MiB by default), so what is drained is bounded there,

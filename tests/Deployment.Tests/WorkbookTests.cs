@@ -127,21 +127,43 @@ public sealed partial class WorkbookTests
     }
 
     [Fact]
-    public void Percentiles_come_from_the_hosts_request_telemetry_with_the_strategy_from_the_url()
+    public void Percentiles_come_from_the_hosts_request_telemetry_with_the_strategy_from_the_app_s_log()
     {
         // The exporter sends no histogram buckets, so percentiles cannot come from the Signing meter.
         var latency = Chart("Server p50 and p99");
         Assert.StartsWith("requests", latency, StringComparison.Ordinal);
         Assert.Contains(@"where name == ""sign""", latency, StringComparison.Ordinal);
-        Assert.Contains("strategy=", latency, StringComparison.Ordinal);
-        Assert.Contains("url", latency, StringComparison.Ordinal);
         Assert.Contains("percentile(duration, 50)", latency, StringComparison.Ordinal);
         Assert.Contains("percentile(duration, 99)", latency, StringComparison.Ordinal);
 
         // Which holds only while the host keeps every request: sampling would drop some of each strategy's.
         using var host = Repo.Json("host.json");
-        var sampling = host.RootElement.GetProperty("logging").GetProperty("applicationInsights").GetProperty("samplingSettings");
-        Assert.Contains("Request", sampling.GetProperty("excludedTypes").GetString()!.Split(';'));
+        var insights = host.RootElement.GetProperty("logging").GetProperty("applicationInsights");
+        Assert.Contains("Request", insights.GetProperty("samplingSettings").GetProperty("excludedTypes").GetString()!.Split(';'));
+
+        // The host records a request's URL without its query (unless enableQueryStringTracing, which would record ?code=
+        // as well), so ?strategy= is not there to read: the strategy comes from the app's log event of the same request.
+        Assert.False(insights.TryGetProperty("enableQueryStringTracing", out _), "host.json would record function keys.");
+        Assert.DoesNotContain("url", latency, StringComparison.Ordinal);
+        Assert.Contains("on operation_Id", latency, StringComparison.Ordinal);
+        var patterns = Regex.Matches(latency, @"extract\(@""(?<pattern>[^""]+)"", 1, message\)").Select(m => m.Groups["pattern"].Value).ToList();
+        Assert.Equal(2, patterns.Count);
+        foreach (var eventName in new[] { "Signed", "SignRejected" })
+        {
+            var message = LogMessage(eventName, strategy: "recyclablehash");
+            Assert.Single(patterns, pattern => Regex.Match(message, pattern) is { Success: true } found && found.Groups[1].Value == "recyclablehash");
+        }
+    }
+
+    // SigningLog's message for eventName as the logger formats it: the template's parts joined, the strategy where
+    // {Strategy} stands and a number for every other field.
+    private static string LogMessage(string eventName, string strategy)
+    {
+        var source = Repo.Read("src/Signing.Http/SigningLog.cs");
+        var attribute = Regex.Match(source, $@"EventName = ""{eventName}"",[^)]*?Message =(?<parts>(\s*\+?\s*""[^""]*"")+)");
+        Assert.True(attribute.Success, $"SigningLog has no event {eventName} with a message.");
+        var template = string.Concat(Regex.Matches(attribute.Groups["parts"].Value, @"""(?<text>[^""]*)""").Select(m => m.Groups["text"].Value));
+        return Regex.Replace(template.Replace("{Strategy}", strategy, StringComparison.Ordinal), @"\{\w+\}", "12");
     }
 
     [Fact]

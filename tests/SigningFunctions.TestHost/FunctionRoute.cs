@@ -43,6 +43,12 @@ public sealed record FunctionRoute(string FunctionId, string Name, string Bindin
         return null;
     }
 
+    /// <summary>Whether the trigger answers <paramref name="method"/>: any method when it lists none.</summary>
+    /// <param name="method">The request's HTTP method.</param>
+    /// <returns>True when the request is this function's.</returns>
+    public bool Accepts(string method) =>
+        Methods.Count == 0 || Methods.Contains(method, StringComparer.OrdinalIgnoreCase);
+
     private static string? Text(JsonElement element, string name)
     {
         foreach (var property in element.EnumerateObject())

@@ -15,8 +15,8 @@ namespace SigningFunctions.TestHost;
 /// Core Tools nor the host can run: a FunctionRpc gRPC server on loopback (HTTP/2 without TLS), the worker started from
 /// its worker.config.json with the host's command line and environment, the host's handshake (StartStream,
 /// WorkerInitRequest, FunctionsMetadataRequest, a FunctionLoadRequest per function), then an HTTP front end whose
-/// routes come from the functions' HTTP triggers (<c>/{routePrefix}/{route}</c>, 404 for no route, 405 for a method
-/// the trigger does not list), each request sent to the worker as an <c>InvocationRequest</c> plus the request itself
+/// routes come from the functions' HTTP triggers (<c>/{routePrefix}/{route}</c>, an empty 404 for no route and for a
+/// method the trigger does not list, as the host answers), each request sent to the worker as an <c>InvocationRequest</c> plus the request itself
 /// forwarded by YARP to the worker's Kestrel, as the host's proxying does for the ASP.NET Core integration.
 /// </summary>
 /// <remarks>
@@ -279,19 +279,21 @@ public sealed class FunctionsTestHost : IAsyncDisposable
         builder.Services.AddHttpForwarder();
         var app = builder.Build();
         var forwarder = createForwarder(app.Services.GetRequiredService<IHttpForwarder>());
-        foreach (var route in routes)
+        // The host matches a request's path and method together, so a method no trigger on the path lists is the same
+        // empty 404 as an unknown path, not a 405 (azure-functions-host#10098).
+        foreach (var path in routes.GroupBy(route => route.Template, StringComparer.OrdinalIgnoreCase))
         {
-            RequestDelegate invoke = context => forwarder.InvokeAsync(context, route);
-            if (route.Methods.Count == 0)
-            {
-                app.Map("/" + route.Template, invoke);
-            }
-            else
-            {
-                app.MapMethods("/" + route.Template, route.Methods, invoke);
-            }
+            app.Map("/" + path.Key, context => path.FirstOrDefault(route => route.Accepts(context.Request.Method)) is { } route
+                ? forwarder.InvokeAsync(context, route)
+                : NotFound(context));
         }
 
         return app;
+    }
+
+    private static Task NotFound(HttpContext context)
+    {
+        context.Response.StatusCode = StatusCodes.Status404NotFound;
+        return Task.CompletedTask;
     }
 }

@@ -12,7 +12,7 @@ namespace SigningFunctions.TestHost;
 /// under the trigger's binding name, and the request itself forwarded by YARP's <see cref="IHttpForwarder"/> to the
 /// worker's Kestrel with the id in <c>x-ms-invocation-id</c>. The body streams through both ways; nothing is buffered
 /// here. The response comes back through the forwarder, the <c>InvocationResponse</c> over gRPC, and a failed one is
-/// written to the worker's output.
+/// written to the worker's output; a request the forwarder could not deliver is the host's 500.
 /// </summary>
 internal sealed class InvocationForwarder(WorkerChannel channel, Uri workerUri, IHttpForwarder forwarder, HttpMessageInvoker client, WorkerOutput output)
 {
@@ -57,7 +57,15 @@ internal sealed class InvocationForwarder(WorkerChannel channel, Uri workerUri, 
         var error = await forwarder.SendAsync(context, _destination, client, RequestConfig, InvocationIdTransformer.Instance);
         if (error != ForwarderError.None)
         {
-            // The worker may never see the request (or saw part of it); it ends the invocation itself, later.
+            // The host fails the invocation ("Failed to proxy request with ForwarderError"), and a failed invocation
+            // whose response has not started is the host's 500, where YARP alone would answer 502
+            // (azure-functions-host#10519, #10623). The worker may never see the request (or saw part of it); it ends
+            // the invocation itself, later.
+            if (!context.Response.HasStarted)
+            {
+                context.Response.StatusCode = StatusCodes.Status500InternalServerError;
+            }
+
             output.Log("testhost", $"Forwarding invocation {invocationId} of '{route.Name}' failed: {error} {context.Features.Get<IForwarderErrorFeature>()?.Exception?.Message}");
             _ = invoked.ContinueWith(t => Report(route, invocationId, t), TaskScheduler.Default);
             return;

@@ -11,7 +11,7 @@ namespace SigningFunctions.Tests;
 
 /// <summary>
 /// Client mistakes through the published worker: the worker's endpoint answers them with problem details and the
-/// right 4xx, and the test host's routes (from the functions' triggers) answer 404 and 405.
+/// right 4xx, and the test host's routes (from the functions' triggers) answer the host's empty 404 for an unknown path or method.
 /// </summary>
 [Collection(PublishedWorkerGroup.Name)]
 public sealed class WorkerProblemTests(PublishedWorker worker)
@@ -70,7 +70,7 @@ public sealed class WorkerProblemTests(PublishedWorker worker)
 
     // The larger bodies do not fit in the loopback sockets' buffers, so the host's forwarder is still sending when the
     // worker answers: the worker's Kestrel must read the rest (SigningKestrelLimits.ApplyBehindFunctionsHost), or the
-    // forwarder fails mid-body and the client gets 502 instead of the problem. The next request follows at once.
+    // forwarder fails mid-body and the client gets the host's 500 instead of the problem. The next request follows at once.
     [Theory]
     [InlineData("application/json", 1, false, HttpStatusCode.RequestEntityTooLarge)]
     [InlineData("application/json", 32, false, HttpStatusCode.RequestEntityTooLarge)]
@@ -95,8 +95,8 @@ public sealed class WorkerProblemTests(PublishedWorker worker)
     }
 
     [Theory]
-    [InlineData("GET", "/api/sign", HttpStatusCode.MethodNotAllowed)]
-    [InlineData("POST", "/api/stats", HttpStatusCode.MethodNotAllowed)]
+    [InlineData("GET", "/api/sign", HttpStatusCode.NotFound)]
+    [InlineData("POST", "/api/stats", HttpStatusCode.NotFound)]
     [InlineData("POST", "/api/signature", HttpStatusCode.NotFound)]
     [InlineData("POST", "/sign", HttpStatusCode.NotFound)]
     public async Task Routes_come_from_the_triggers_under_the_api_prefix(string method, string path, HttpStatusCode expected)
@@ -107,7 +107,30 @@ public sealed class WorkerProblemTests(PublishedWorker worker)
 
         using var response = await client.SendAsync(request);
 
+        // The host's own answer, before any function: empty, not a problem, and a 404 for a listed path as well.
         Assert.Equal(expected, response.StatusCode);
+        Assert.Empty(await response.Content.ReadAsByteArrayAsync());
+    }
+
+    // The host refuses a body over its own limit before the worker reads all of it, and the invocation fails: the
+    // client gets the host's 500, not the app's 413, whatever Signing:MaxRequestBodyBytes allows. The README says so.
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task A_body_over_the_host_s_own_limit_is_the_host_s_500_and_the_worker_keeps_signing(bool chunked)
+    {
+        var host = await worker.HostAsync(WorkerSettings.SmallHostLimit);
+        using var client = new HttpClient { BaseAddress = host.BaseAddress };
+        var body = Encoding.UTF8.GetBytes("{\"widgets\":[" + new string(' ', 2 * WorkerSettings.HostBodyLimit) + "]}");
+        using var request = new HttpRequestMessage(HttpMethod.Post, "/api/sign") { Content = new ByteArrayContent(body) };
+        request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
+        request.Headers.TransferEncodingChunked = chunked;
+
+        using var response = await client.SendAsync(request);
+
+        Assert.True(response.StatusCode == HttpStatusCode.InternalServerError, $"{(int)response.StatusCode}{Environment.NewLine}{host.Output.Tail()}");
+        using var after = await client.PostAsync("/api/sign", KnownAnswers.Json(KnownAnswers.TwoWidgets));
+        Assert.True(after.StatusCode == HttpStatusCode.OK, $"{(int)after.StatusCode} after the 500.{Environment.NewLine}{host.Output.Tail()}");
     }
 
     [Fact]

@@ -43,6 +43,16 @@ public sealed record WorkerSettings(string Name, IReadOnlyDictionary<string, str
         ["Signing__MaxInFlightBytes"] = BudgetBytes.ToString(CultureInfo.InvariantCulture),
     }));
 
+    /// <summary>The host's body limit (<c>FUNCTIONS_REQUEST_BODY_SIZE_LIMIT</c>) of <see cref="SmallHostLimit"/>.</summary>
+    public const int HostBodyLimit = 64 * 1024;
+
+    /// <summary>A host whose own body limit is below the app's, as 100 MiB is below the most the app may allow.</summary>
+    public static WorkerSettings SmallHostLimit { get; } = new("small host limit", With(new()
+    {
+        ["FUNCTIONS_REQUEST_BODY_SIZE_LIMIT"] = HostBodyLimit.ToString(CultureInfo.InvariantCulture),
+        ["Signing__MaxRequestBodyBytes"] = (4 * HostBodyLimit).ToString(CultureInfo.InvariantCulture),
+    }));
+
     /// <summary>The test key and <paramref name="settings"/>, with inherited settings that would change the worker removed.</summary>
     public static Dictionary<string, string?> With(Dictionary<string, string?> settings)
     {
