@@ -59,6 +59,28 @@ internal static class SignProblems
             });
     }
 
+    /// <summary>
+    /// A body within <paramref name="strategy"/>'s limit whose canonical document (up to <paramref name="documentBytes"/>)
+    /// is so much longer than the body that the strategy's charge for it would not fit the in-flight budget at all: a
+    /// 413 naming the strategies that take it (<paramref name="takenBy"/>), not a 503 whose retry would be in vain.
+    /// </summary>
+    public static ProblemHttpResult DocumentTooLarge(string strategy, long documentBytes, IReadOnlyList<string> takenBy)
+    {
+        var others = takenBy.Count == 0 ? "No strategy takes it here." : $"Strategies that take it: {string.Join(", ", takenBy)}.";
+        return TypedResults.Problem(
+            title: "Body too large",
+            detail: $"The body's canonical document may take up to {documentBytes} bytes (raw U+0085, U+2028 and U+2029 are " +
+                $"escaped in it, and instants spelled out), more than strategy '{strategy}' could hold within this server's " +
+                $"in-flight memory budget. {others}",
+            statusCode: StatusCodes.Status413PayloadTooLarge,
+            extensions: new Dictionary<string, object?>
+            {
+                ["strategy"] = strategy,
+                ["documentBytes"] = documentBytes,
+                ["strategiesTakingBody"] = takenBy,
+            });
+    }
+
     public static ProblemHttpResult UnsupportedCharset(string charset) => TypedResults.Problem(
         title: "Unsupported media type",
         detail: $"Only UTF-8 is accepted; the body was declared as charset '{Excerpt(charset)}'. Send it as UTF-8, with no charset or 'charset=utf-8'.",

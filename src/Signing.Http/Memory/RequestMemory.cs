@@ -9,9 +9,9 @@ namespace Signing.Http.Memory;
 /// allocation is an upper bound of what stays alive, so the charge errs high.
 /// </summary>
 /// <remarks>
-/// The canonical document is taken to be as long as the body: exactly so for a body already canonical, shorter for one
-/// with whitespace or escapes, and longer only for strings carrying raw U+0085, U+2028 or U+2029 (escaped in the
-/// canonical form), which are under-charged by that much.
+/// A strategy's own part is charged per byte of the canonical document, which is known to be at most
+/// <see cref="CanonicalLength.AtMost"/> once the body is parsed: about as long as the body, shorter for one with
+/// whitespace or escapes, and up to three times as long for strings of raw U+0085, U+2028 or U+2029.
 /// </remarks>
 public static class RequestMemory
 {
@@ -57,13 +57,14 @@ public static class RequestMemory
         FixedBytes(blockSize) + (long)Math.Ceiling(bodyBytes * TranscodeBytesPerBodyByte);
 
     /// <summary>
-    /// The charge for a body of <paramref name="bodyBytes"/> signed with <paramref name="strategy"/>: the most the
-    /// request holds, taken once it is parsed and before the strategy signs.
+    /// The charge for a body of <paramref name="bodyBytes"/> whose canonical document takes at most
+    /// <paramref name="documentBytes"/>, signed with <paramref name="strategy"/>: the most the request holds, taken
+    /// once it is parsed and before the strategy signs.
     /// </summary>
-    public static long For(ISigningStrategy strategy, long bodyBytes, int blockSize)
+    public static long For(ISigningStrategy strategy, long bodyBytes, long documentBytes, int blockSize)
     {
         ArgumentNullException.ThrowIfNull(strategy);
-        var perBodyByte = BodyBytesPerBodyByte + EnvelopeBytesPerBodyByte + strategy.HeldBytesPerDocumentByte;
-        return FixedBytes(blockSize) + (long)Math.Ceiling(bodyBytes * perBodyByte);
+        return FixedBytes(blockSize) + (long)Math.Ceiling(
+            bodyBytes * (BodyBytesPerBodyByte + EnvelopeBytesPerBodyByte) + documentBytes * strategy.HeldBytesPerDocumentByte);
     }
 }

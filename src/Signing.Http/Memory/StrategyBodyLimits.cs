@@ -18,11 +18,16 @@ namespace Signing.Http.Memory;
 public sealed class StrategyBodyLimits
 {
     private readonly FrozenDictionary<string, long> _limits;
+    private readonly FrozenDictionary<string, Func<long, long, long>> _charges;
+    private readonly long _budgetBytes;
 
-    private StrategyBodyLimits(IReadOnlyList<string> names, FrozenDictionary<string, long> limits)
+    private StrategyBodyLimits(
+        IReadOnlyList<string> names, FrozenDictionary<string, long> limits, FrozenDictionary<string, Func<long, long, long>> charges, long budgetBytes)
     {
         Names = names;
         _limits = limits;
+        _charges = charges;
+        _budgetBytes = budgetBytes;
     }
 
     /// <summary>Every strategy's canonical name, in the order the keys' strategies list them, <c>transcode</c> last.</summary>
@@ -42,16 +47,20 @@ public sealed class StrategyBodyLimits
         ArgumentNullException.ThrowIfNull(budget);
         ArgumentNullException.ThrowIfNull(strategies);
 
+        // Each strategy's charge for a body and the most its canonical document can take (transcode holds no document).
         var blockSize = options.RecyclableMemoryStream.BlockSize;
-        var limits = new Dictionary<string, long>(StringComparer.Ordinal);
+        var charges = new Dictionary<string, Func<long, long, long>>(StringComparer.Ordinal);
         foreach (var name in strategies.Names)
         {
             var strategy = strategies[name];
-            limits[name] = LargestBody(bytes => RequestMemory.For(strategy, bytes, blockSize), budget.LimitBytes, options.MaxRequestBodyBytes);
+            charges[name] = (bodyBytes, documentBytes) => RequestMemory.For(strategy, bodyBytes, documentBytes, blockSize);
         }
 
-        limits[TranscodingSigner.StrategyName] = LargestBody(
-            bytes => RequestMemory.ForTranscode(bytes, blockSize), budget.LimitBytes, options.MaxRequestBodyBytes);
+        charges[TranscodingSigner.StrategyName] = (bodyBytes, _) => RequestMemory.ForTranscode(bodyBytes, blockSize);
+
+        // A body's limit is for a document as long as the body, as an ordinary body's is; see Takes for the others.
+        var limits = charges.ToDictionary(
+            named => named.Key, named => LargestBody(bytes => named.Value(bytes, bytes), budget.LimitBytes, options.MaxRequestBodyBytes), StringComparer.Ordinal);
         if (limits.Values.All(limit => limit == 0))
         {
             throw new OptionsValidationException(SigningOptions.SectionName, typeof(SigningOptions),
@@ -62,11 +71,29 @@ public sealed class StrategyBodyLimits
             ]);
         }
 
-        return new StrategyBodyLimits([.. strategies.Names, TranscodingSigner.StrategyName], limits.ToFrozenDictionary(StringComparer.Ordinal));
+        return new StrategyBodyLimits(
+            [.. strategies.Names, TranscodingSigner.StrategyName],
+            limits.ToFrozenDictionary(StringComparer.Ordinal),
+            charges.ToFrozenDictionary(StringComparer.Ordinal),
+            budget.LimitBytes);
     }
 
     /// <summary>The strategies whose limit is at least <paramref name="bodyBytes"/>, in the order of <see cref="Names"/>.</summary>
     public IReadOnlyList<string> Taking(long bodyBytes) => [.. Names.Where(name => _limits[name] >= bodyBytes)];
+
+    /// <summary>
+    /// Whether <paramref name="strategy"/> can ever take a parsed body of <paramref name="bodyBytes"/> whose canonical
+    /// document takes up to <paramref name="documentBytes"/>. A body within the strategy's limit can still have a
+    /// document longer than itself (raw U+0085, U+2028 or U+2029, instants without their time: see
+    /// <see cref="CanonicalLength"/>) whose charge no budget this size could hold: refused with 413, never a 503 whose
+    /// retry would be in vain.
+    /// </summary>
+    public bool Takes(string strategy, long bodyBytes, long documentBytes) =>
+        _limits[strategy] >= bodyBytes && _charges[strategy](bodyBytes, documentBytes) <= _budgetBytes;
+
+    /// <summary>The strategies that <see cref="Takes"/> such a body, in the order of <see cref="Names"/>.</summary>
+    public IReadOnlyList<string> Taking(long bodyBytes, long documentBytes) =>
+        [.. Names.Where(name => Takes(name, bodyBytes, documentBytes))];
 
     /// <summary>Every limit, by strategy name, for <c>GET /api/stats</c>.</summary>
     public IReadOnlyDictionary<string, long> ToDictionary() => Names.ToDictionary(name => name, name => _limits[name], StringComparer.Ordinal);

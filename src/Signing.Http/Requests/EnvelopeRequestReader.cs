@@ -136,7 +136,13 @@ internal sealed class EnvelopeRequestReader(
                 phases.Parse = parsing.Stop();
             }
 
-            return charge.TryRaiseTo(RequestMemory.For(strategy, buffer.Length, blockSize))
+            var documentBytes = CanonicalLength.AtMost(buffer.GetReadOnlySequence(), envelope.Widgets.Count);
+            if (!bodyLimits.Takes(strategy.Name, buffer.Length, documentBytes))
+            {
+                return new EnvelopeRead(null, SignProblems.DocumentTooLarge(strategy.Name, documentBytes, bodyLimits.Taking(buffer.Length, documentBytes)));
+            }
+
+            return charge.TryRaiseTo(RequestMemory.For(strategy, buffer.Length, documentBytes, blockSize))
                 ? new EnvelopeRead(envelope, null)
                 : new EnvelopeRead(null, Overloaded(request));
         }

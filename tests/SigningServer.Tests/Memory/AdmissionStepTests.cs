@@ -46,7 +46,7 @@ public sealed class AdmissionStepTests
 
         // Room for the body and its envelope, not for what the string strategy holds on top while it signs.
         var room = RequestMemory.ForParse(body.Length, blockSize) + InFlightBudget.BytesPerPermit;
-        Assert.True(room < RequestMemory.For(strategy, body.Length, blockSize));
+        Assert.True(room < RequestMemory.For(strategy, body.Length, body.Length, blockSize));
         var refused = await SignWithRoomAsync(services, room, body, "string");
 
         DirectRequest.AssertOverloaded(refused);

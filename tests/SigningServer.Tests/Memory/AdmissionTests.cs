@@ -35,7 +35,7 @@ public sealed class AdmissionTests(SmallBudgetFactory factory) : IClassFixture<S
 
         // 64 KiB in one block, not the whole declared body's charge of about 1.2 MiB.
         Assert.Equal(blockSize, factory.Budget.InUseBytes);
-        Assert.True(RequestMemory.For(factory.Strategies["recyclable"], Body.Length, blockSize) > 4 * blockSize);
+        Assert.True(RequestMemory.For(factory.Strategies["recyclable"], Body.Length, Body.Length, blockSize) > 4 * blockSize);
         held.Release();
         using var signed = await response;
         Assert.Equal(HttpStatusCode.OK, signed.StatusCode);
