@@ -46,6 +46,8 @@ internal sealed class BodyStallClock : IDisposable
     private long _lastBeat;
     private TimeSpan _silent;
     private long _arrived;
+    private long _decompressed;
+    private bool _compressed;
 
     /// <summary>
     /// Creates a clock that calls <paramref name="onStall"/> once, after <paramref name="timeout"/> of silence, and
@@ -111,19 +113,40 @@ internal sealed class BodyStallClock : IDisposable
     }
 
     /// <summary>
-    /// <paramref name="bytes"/> more of the body came, by any read, waited for or not: the silence starts again from
-    /// zero once they add up to <see cref="ProgressBytes"/>.
+    /// The body is compressed: from now on it progresses only when both what arrives on the wire and what that
+    /// decompresses to (<see cref="Decompressed"/>) have added up to <see cref="ProgressBytes"/>. Either alone can be
+    /// had for nothing: empty deflate blocks arrive and decompress to nothing, and a 100-byte block decompresses to
+    /// 16 KiB of spaces, which would keep a body alive at 200 bytes a second.
+    /// </summary>
+    public void ExpectDecompressed()
+    {
+        lock (_gate)
+        {
+            _compressed = true;
+        }
+    }
+
+    /// <summary>
+    /// <paramref name="bytes"/> more of the body came on the wire, by any read, waited for or not: the silence starts
+    /// again from zero once they add up to <see cref="ProgressBytes"/> (and, for a compressed body, so does what they
+    /// decompressed to).
     /// </summary>
     public void Arrived(long bytes)
     {
         lock (_gate)
         {
             _arrived += bytes;
-            if (_arrived >= ProgressBytes)
-            {
-                _arrived = 0;
-                _silent = TimeSpan.Zero;
-            }
+            RestartIfProgressed();
+        }
+    }
+
+    /// <summary><paramref name="bytes"/> more of a compressed body came out of its decompressor: see <see cref="ExpectDecompressed"/>.</summary>
+    public void Decompressed(long bytes)
+    {
+        lock (_gate)
+        {
+            _decompressed += bytes;
+            RestartIfProgressed();
         }
     }
 
@@ -190,6 +213,17 @@ internal sealed class BodyStallClock : IDisposable
 
         // Outside the lock: the callback cancels the pending read, whose continuation may run inline and call Stop.
         _onStall();
+    }
+
+    // Called under the lock.
+    private void RestartIfProgressed()
+    {
+        if (_arrived >= ProgressBytes && (!_compressed || _decompressed >= ProgressBytes))
+        {
+            _arrived = 0;
+            _decompressed = 0;
+            _silent = TimeSpan.Zero;
+        }
     }
 
     // Called under the lock. Moving a disposed timer does nothing, as a beat queued before Dispose may.

@@ -248,7 +248,7 @@ internal sealed class EnvelopeRequestReader(
         var opened = BodyNegotiation.TryOpen(
             request,
             decompression,
-            () => new GuardedBodyReader(host, ownsInner: false, long.MaxValue, admit: null, stall, decoding: null).AsStream(leaveOpen: true),
+            () => new GuardedBodyReader(host, ownsInner: false, long.MaxValue, admit: null, stall, decoding: null, progress: stall).AsStream(leaveOpen: true),
             out var decompressing,
             out var declaredBytes,
             out var problem);
@@ -267,7 +267,13 @@ internal sealed class EnvelopeRequestReader(
         }
 
         Func<long, bool> admit = bytes => charge.TryRaiseTo(chargeFor(bytes));
-        // A compressed body's progress is what it decompresses to, as its charge is: the wire's side times the waits.
+        // A compressed body progresses by what arrives and by what it decompresses to, both (see ExpectDecompressed);
+        // the wire's side times the waits, and the charge is for the decompressed bytes.
+        if (decompressing is not null)
+        {
+            stall.ExpectDecompressed();
+        }
+
         body = decompressing is null
             ? new GuardedBodyReader(host, ownsInner: false, limit, admit, stall, decoding: null, progress: stall)
             : new GuardedBodyReader(

@@ -45,8 +45,8 @@ internal sealed class GuardedBodyReader : PipeReader
     /// <param name="clock">Times the reads that wait for the client; none when the reader below already has one.</param>
     /// <param name="decoding">The decompressing stream under <paramref name="inner"/>, whose failures are the client's 400.</param>
     /// <param name="progress">
-    /// Told of the bytes this reader sees, as the body's progress: the clock of the reader that holds them, never one
-    /// under a decompressor, whose wire bytes can be empty blocks that decompress to nothing. None: not told.
+    /// Told of the bytes this reader sees, as the body's progress (<see cref="BodyStallClock.Arrived"/>, or
+    /// <see cref="BodyStallClock.Decompressed"/> over a decompressor). None: not told.
     /// </param>
     public GuardedBodyReader(
         PipeReader inner, bool ownsInner, long limit, Func<long, bool>? admit, BodyStallClock? clock, Stream? decoding, BodyStallClock? progress = null)
@@ -185,7 +185,15 @@ internal sealed class GuardedBodyReader : PipeReader
         var seen = BytesSeen;
         if (_progress is not null && seen > _arrived)
         {
-            _progress.Arrived(seen - _arrived);
+            if (_decoding is null)
+            {
+                _progress.Arrived(seen - _arrived);
+            }
+            else
+            {
+                _progress.Decompressed(seen - _arrived);
+            }
+
             _arrived = seen;
         }
 

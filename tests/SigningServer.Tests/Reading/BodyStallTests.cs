@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.IO.Compression;
+using Signing.Http.Requests;
 using Signing.Tests.Waiting;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
@@ -94,6 +95,57 @@ public sealed class BodyStallTests(KestrelStallFactory factory) : IClassFixture<
         Assert.Contains("Body stalled", answer, StringComparison.Ordinal);
         Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Pool.InUseBytes == 0 && factory.Budget.InUseBytes == 0, TimeSpan.FromSeconds(5)));
         factory.AssertNoServerFaultSince(mark, $"{strategy}, gzip of empty blocks");
+    }
+
+    [Theory]
+    [InlineData("recyclable")]
+    [InlineData("transcode")]
+    public async Task A_compressed_body_that_trickles_blocks_of_high_ratio_is_cut_off_with_408_in_time(string strategy)
+    {
+        // Each block is a few dozen bytes on the wire and 16 KiB of spaces (valid after the envelope) once decompressed:
+        // were progress only what the body decompresses to, a client could keep it alive at a few hundred bytes a second.
+        using var client = factory.CreateStreamingClient();
+        using var connection = await RawHttpConnection.OpenAsync(client.BaseAddress!);
+        var mark = factory.Mark();
+        using var compressed = new MemoryStream();
+        using var gzip = new GZipStream(compressed, CompressionLevel.Optimal, leaveOpen: true);
+        gzip.Write(Bodies.Canonical(widgetCount: 1, seed: 3));
+        gzip.Flush();
+        var start = compressed.ToArray();
+        compressed.SetLength(0);
+        gzip.Write(Spaces());
+        gzip.Flush();
+        Assert.InRange(compressed.Length, 1, 200);
+        var first = compressed.ToArray();
+        await connection.SendAsync(RawHttpConnection.PostHead(
+            client.BaseAddress!, "/api/sign?strategy=" + strategy, "Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n"));
+        await connection.SendAsync(RawHttpConnection.Chunks([.. start, .. first]));
+
+        // One block every 100 ms: under 2 KB/s on the wire, 160 KiB/s decompressed, until the server answers.
+        var sending = Stopwatch.StartNew();
+        while (!connection.HasAnswered && sending.Elapsed < TimeSpan.FromSeconds(10))
+        {
+            compressed.SetLength(0);
+            gzip.Write(Spaces());
+            gzip.Flush();
+            await connection.SendAsync(RawHttpConnection.Chunks(compressed.ToArray()));
+            await Task.Delay(100);
+        }
+
+        var answer = await connection.ReadToEndAsync(TimeSpan.FromSeconds(5));
+        Assert.InRange(sending.Elapsed, KestrelStallFactory.StallTimeout * 0.8, KestrelStallFactory.StallTimeout * 2);
+        Assert.StartsWith("HTTP/1.1 408", answer, StringComparison.Ordinal);
+        Assert.Contains("Body stalled", answer, StringComparison.Ordinal);
+        Assert.NotNull(await BoundedWait.UntilAsync(() => factory.Pool.InUseBytes == 0 && factory.Budget.InUseBytes == 0, TimeSpan.FromSeconds(5)));
+        factory.AssertNoServerFaultSince(mark, $"{strategy}, gzip of high-ratio blocks");
+        await ServerHealth.AssertStillSigningAsync(client, factory);
+
+        static byte[] Spaces()
+        {
+            var spaces = new byte[BodyStallClock.ProgressBytes];
+            spaces.AsSpan().Fill((byte)' ');
+            return spaces;
+        }
     }
 
     [Fact]
