@@ -60,8 +60,8 @@ public sealed class SigningTelemetry
     public const string RefusedName = "signing.admission.refused";
 
     /// <summary>
-    /// Counter: bodies cut with 408 to make room in a full in-flight budget, because they were not arriving
-    /// (<see cref="SlowBodies"/>).
+    /// Counter: bodies cut with 408 to make room in a full in-flight budget, because they were not arriving, or too
+    /// slowly for what they held (<see cref="SlowBodies"/>).
     /// </summary>
     public const string CutForRoomName = "signing.admission.cut";
 
@@ -130,7 +130,7 @@ public sealed class SigningTelemetry
             new InstrumentAdvice<long> { HistogramBucketBoundaries = ByteBuckets });
         _refused = meter.CreateCounter<long>(RefusedName, "{request}", "Requests refused with 503 because the in-flight memory budget was full, by strategy.");
         meter.CreateObservableCounter(
-            CutForRoomName, () => slowBodies.Cut, "{request}", "Bodies cut with 408 to make room in a full in-flight budget, because they were not arriving.");
+            CutForRoomName, () => slowBodies.Cut, "{request}", "Bodies cut with 408 to make room in a full in-flight budget, because they were not arriving, or too slowly for what they held.");
         meter.CreateObservableGauge(InFlightUsageName, () => budget.InUseBytes, "By", "Bytes charged to requests in flight.");
         meter.CreateObservableGauge(InFlightLimitName, () => budget.LimitBytes, "By", "The in-flight memory budget's limit.");
         meter.CreateObservableGauge(

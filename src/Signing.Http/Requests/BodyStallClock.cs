@@ -1,3 +1,5 @@
+using Signing.Http.Memory;
+
 namespace Signing.Http.Requests;
 
 /// <summary>
@@ -7,7 +9,8 @@ namespace Signing.Http.Requests;
 /// minimum data rate, counts a late beat as one beat: a process too busy to run its timer on time is taken to be too
 /// busy to take in what the client sent, and that time is the server's, not the client's. When the in-flight budget is
 /// full, a body silent for a beat or more can be cut at once (<see cref="TryCutForRoom"/>, through
-/// <see cref="SlowBodies"/>).
+/// <see cref="SlowBodies"/>), and so can one whose client, at the rate it has sent while the server waited, took more
+/// than <see cref="HoldWindow"/> to send what the request holds.
 /// </summary>
 /// <remarks>
 /// The beat is a <see cref="TimeProvider"/> timer whose callbacks run on the thread pool, queued behind the socket
@@ -40,26 +43,31 @@ internal sealed class BodyStallClock : IDisposable
     private readonly TimeProvider _time;
     private readonly Action _onStall;
     private readonly SlowBodies? _bodies;
+    private readonly InFlightCharge? _charge;
     private ITimer? _timer;
     private bool _beating;
     private bool _waiting;
     private long _lastBeat;
     private TimeSpan _silent;
+    private TimeSpan _waited;
+    private long _wire;
     private long _arrived;
     private long _decompressed;
     private bool _compressed;
 
     /// <summary>
     /// Creates a clock that calls <paramref name="onStall"/> once, after <paramref name="timeout"/> of silence, and
-    /// belongs to <paramref name="bodies"/> until it is disposed, for a full budget to cut.
+    /// belongs to <paramref name="bodies"/> until it is disposed, for a full budget to cut, weighing what the request
+    /// holds (<paramref name="charge"/>) against how fast its client sends.
     /// </summary>
-    public BodyStallClock(TimeProvider time, TimeSpan timeout, Action onStall, SlowBodies? bodies = null)
+    public BodyStallClock(TimeProvider time, TimeSpan timeout, Action onStall, SlowBodies? bodies = null, InFlightCharge? charge = null)
     {
         _time = time;
         Timeout = timeout;
         Beat = timeout / 4 < MaximumBeat ? timeout / 4 : MaximumBeat;
         _onStall = onStall;
         _bodies = bodies;
+        _charge = charge;
         bodies?.Add(this);
     }
 
@@ -69,11 +77,23 @@ internal sealed class BodyStallClock : IDisposable
     /// <summary>How often the clock looks, and the most one look may count.</summary>
     public TimeSpan Beat { get; }
 
+    /// <summary>
+    /// Twice <see cref="Timeout"/>: while the budget is full, the longest a request may take to be sent what it holds,
+    /// at the rate its client has sent while the server waited. Holding memory costs a client bandwidth in proportion:
+    /// keeping a 204 MiB budget full takes some 20 MiB/s at the default 5 s, where a client that sent 16 KiB a second
+    /// (enough never to be silent) held up to 32 MiB for minutes; an honest upload that slow is cut only while the
+    /// budget is full, with a 408 it can retry.
+    /// </summary>
+    public TimeSpan HoldWindow => Timeout * 2;
+
     /// <summary>Whether the silence reached <see cref="Timeout"/>, or the body was cut for room; once so, the clock stays stopped.</summary>
     public bool Stalled { get; private set; }
 
     /// <summary>Whether the body was cut to make room in a full budget (<see cref="TryCutForRoom"/>), not at the timeout.</summary>
     public bool CutForRoom { get; private set; }
+
+    /// <summary>Whether it was cut for room because it was arriving too slowly for what it holds, not because it was silent.</summary>
+    public bool CutForHolding { get; private set; }
 
     /// <summary>A read is waiting for the client: count from now.</summary>
     public void Start()
@@ -106,6 +126,7 @@ internal sealed class BodyStallClock : IDisposable
             {
                 var waited = _time.GetElapsedTime(_lastBeat);
                 _silent += waited < Beat ? waited : Beat;
+                _waited += waited < Beat ? waited : Beat;
             }
 
             _waiting = false;
@@ -136,6 +157,7 @@ internal sealed class BodyStallClock : IDisposable
         lock (_gate)
         {
             _arrived += bytes;
+            _wire += bytes;
             RestartIfProgressed();
         }
     }
@@ -151,18 +173,31 @@ internal sealed class BodyStallClock : IDisposable
     }
 
     /// <summary>
-    /// Ends the body now, as the timeout would, if a read is waiting and a beat or more of silence has been counted:
-    /// when the budget is full, what a body that is not arriving holds is better given to one that is. Only counted
-    /// silence, so a server too starved to run its beats is no quicker to cut than to time out. Returns whether it was
-    /// cut.
+    /// Ends the body now, as the timeout would, if a read is waiting and either a beat or more of silence has been
+    /// counted, or the request holds more than its client sent in <see cref="HoldWindow"/> at the rate it has sent
+    /// while the server waited (after a beat of waiting): when the budget is full, what such a body holds is better
+    /// given to one that is arriving. Only counted waits, so a server too starved to run its beats or to read is no
+    /// quicker to cut. Returns whether it was cut.
     /// </summary>
     public bool TryCutForRoom()
     {
         lock (_gate)
         {
-            if (!_waiting || Stalled || _silent < Beat)
+            if (!_waiting || Stalled)
             {
                 return false;
+            }
+
+            if (_silent < Beat)
+            {
+                // Both sides in doubles: a charge of terabytes times a wait in ticks would overflow a long.
+                var held = (double)(_charge?.Bytes ?? 0);
+                if (_waited < Beat || held * _waited.TotalSeconds <= _wire * HoldWindow.TotalSeconds)
+                {
+                    return false;
+                }
+
+                CutForHolding = true;
             }
 
             Stalled = true;
@@ -201,6 +236,7 @@ internal sealed class BodyStallClock : IDisposable
             var now = _time.GetTimestamp();
             var sinceLast = _time.GetElapsedTime(_lastBeat, now);
             _silent += sinceLast < Beat ? sinceLast : Beat;
+            _waited += sinceLast < Beat ? sinceLast : Beat;
             _lastBeat = now;
             if (_silent < Timeout)
             {

@@ -12,7 +12,12 @@ namespace Signing.Http.Requests;
 internal sealed class BodyStalledException(BodyStallClock clock)
     : BadHttpRequestException(Describe(clock), StatusCodes.Status408RequestTimeout)
 {
-    private static string Describe(BodyStallClock clock) => clock.CutForRoom
-        ? $"The body brought less than {BodyStallClock.ProgressBytes / 1024} KiB in {clock.Beat.TotalSeconds:0.##} s while the server was full; the request was cut off to make room."
-        : $"The body brought less than {BodyStallClock.ProgressBytes / 1024} KiB in {clock.Timeout.TotalSeconds:0.#} s; the request was cut off.";
+    private static string Describe(BodyStallClock clock) => clock switch
+    {
+        { CutForHolding: true } =>
+            $"The body arrived too slowly for the memory it holds (at its rate, more than {clock.HoldWindow.TotalSeconds:0.#} s for what it holds) while the server was full; the request was cut off to make room.",
+        { CutForRoom: true } =>
+            $"The body brought less than {BodyStallClock.ProgressBytes / 1024} KiB in {clock.Beat.TotalSeconds:0.##} s while the server was full; the request was cut off to make room.",
+        _ => $"The body brought less than {BodyStallClock.ProgressBytes / 1024} KiB in {clock.Timeout.TotalSeconds:0.#} s; the request was cut off.",
+    };
 }

@@ -244,7 +244,7 @@ internal sealed class EnvelopeRequestReader(
         // The host's reader, taken before negotiation may swap Request.Body for a decompressor's source.
         var host = request.BodyReader;
         var signing = options.Value;
-        var stall = new BodyStallClock(time, signing.BodyStallTimeout, host.CancelPendingRead, slowBodies);
+        var stall = new BodyStallClock(time, signing.BodyStallTimeout, host.CancelPendingRead, slowBodies, charge);
         var opened = BodyNegotiation.TryOpen(
             request,
             decompression,

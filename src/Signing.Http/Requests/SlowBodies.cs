@@ -6,7 +6,9 @@ namespace Signing.Http.Requests;
 /// stall timeout, and 200 of them at 1 MiB each kept a 1 GiB SigningServer's 204 MiB budget full: an honest client
 /// got 503 for nine requests in ten (docs/load-test.md, "The same attacks in the Functions worker"). With it, every
 /// refusal cuts the bodies that have gone a beat (a second, by default) without bringing
-/// <see cref="BodyStallClock.ProgressBytes"/>, each with the 408 of a stall, and bodies that are arriving are never cut.
+/// <see cref="BodyStallClock.ProgressBytes"/>, and those whose clients took longer than the hold window to send what
+/// they hold (<see cref="BodyStallClock.HoldWindow"/>), each with the 408 of a stall; bodies arriving at a rate that
+/// pays for what they hold are never cut.
 /// </summary>
 /// <remarks>
 /// The refused request is refused all the same (its client retries after <c>Retry-After</c>): the bodies cut give their
@@ -31,7 +33,7 @@ public sealed class SlowBodies(TimeProvider time)
     public long Cut => Interlocked.Read(ref _cut);
 
     /// <summary>
-    /// Cuts every body silent for a beat or more (<see cref="BodyStallClock.TryCutForRoom"/>), unless another call
+    /// Cuts every body silent for a beat or more, or holding more than it pays for (<see cref="BodyStallClock.TryCutForRoom"/>), unless another call
     /// looked less than <see cref="ScanInterval"/> ago; returns how many were cut.
     /// </summary>
     public int CutSilent()

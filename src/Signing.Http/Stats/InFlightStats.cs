@@ -8,7 +8,7 @@ namespace Signing.Http.Stats;
 /// <param name="LimitBytes">The most they may be charged together (<c>Signing:MaxInFlightBytes</c>, or its derived default).</param>
 /// <param name="Refused">Requests refused with 503 since the process started.</param>
 /// <param name="CutForRoom">
-/// Bodies cut with 408 since the process started because they were not arriving when the budget was full
+/// Bodies cut with 408 since the process started because they were not arriving (or too slowly for what they held) when the budget was full
 /// (<see cref="Requests.SlowBodies"/>).
 /// </param>
 /// <param name="MaxBodyBytes">

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Time.Testing;
+using Signing.Http.Memory;
 using Signing.Http.Requests;
 
 namespace SigningServer.Tests.Reading;
@@ -8,7 +9,8 @@ namespace SigningServer.Tests.Reading;
 /// process too starved to run its timer), or the beats it owes run back to back, count as one beat, as Kestrel's
 /// heartbeat does; 16 KiB that arrive start the silence again, fewer do not; time spent not waiting is not counted, and a
 /// beat queued before the read ended or the clock was disposed counts nothing; the clock beats only while a read waits.
-/// Cut for room, it ends a body that a read waits for and that has been silent for a beat, and no other.
+/// Cut for room, it ends a body that a read waits for and that has been silent for a beat, or that holds more than its
+/// client sent in the hold window at the rate it sent while reads waited, and no other.
 /// </summary>
 public sealed class BodyStallClockTests
 {
@@ -184,6 +186,77 @@ public sealed class BodyStallClockTests
         Assert.False(buffered.TryCutForRoom());
         Assert.Equal(0, stalls);
         Assert.False(clock.Stalled);
+    }
+
+    [Fact]
+    public void Cut_for_room_ends_a_body_that_holds_more_than_its_client_sent_in_the_hold_window_at_its_rate()
+    {
+        // A client that keeps 16 KiB coming is never silent, but may hold far more than it sends in the window.
+        var time = new FakeTimeProvider();
+        using var charge = new InFlightBudget(64L * 1024 * 1024).Open();
+        Assert.True(charge.TryRaiseTo(4L * 1024 * 1024));
+        var stalls = 0;
+        using var clock = new BodyStallClock(time, Timeout, () => stalls++, bodies: null, charge);
+        clock.Arrived(4L * 1024 * 1024 - BodyStallClock.ProgressBytes);
+
+        // Less than a beat of waiting: never, whatever it holds.
+        clock.Start();
+        time.Advance(clock.Beat / 2);
+        clock.Arrived(BodyStallClock.ProgressBytes);
+        Assert.False(clock.TryCutForRoom());
+        time.Advance(clock.Beat / 2);
+        clock.Arrived(BodyStallClock.ProgressBytes);
+
+        // A beat of waiting for 4 MiB sent: at that rate it sends far more than it holds in the window (4 s).
+        Assert.False(clock.TryCutForRoom());
+
+        // Five more beats of 16 KiB a half beat: 4.4 MB in 3 s of waiting, 5.8 MB in the window against 4 MiB held.
+        for (var half = 0; half < 10; half++)
+        {
+            time.Advance(clock.Beat / 2);
+            clock.Arrived(BodyStallClock.ProgressBytes);
+        }
+
+        Assert.False(clock.TryCutForRoom());
+
+        // The client falls to 16 KiB a beat (32 KiB/s): by 16 s of waiting it sent 4.8 MB, so 1.2 MB in the window
+        // against the 4 MiB held.
+        for (var beat = 0; beat < 26; beat++)
+        {
+            time.Advance(clock.Beat);
+            clock.Arrived(BodyStallClock.ProgressBytes);
+        }
+
+        Assert.True(clock.TryCutForRoom());
+        Assert.True(clock.CutForRoom);
+        Assert.True(clock.CutForHolding);
+        Assert.Equal(1, stalls);
+    }
+
+    [Fact]
+    public void The_hold_rule_spares_a_body_sent_fast_and_counts_only_waits()
+    {
+        var time = new FakeTimeProvider();
+        using var charge = new InFlightBudget(64L * 1024 * 1024).Open();
+        Assert.True(charge.TryRaiseTo(32L * 1024 * 1024));
+        using var clock = new BodyStallClock(time, Timeout, () => { }, bodies: null, charge);
+
+        // 32 MiB in a beat of waiting, then the server works for a minute with no read waiting: not the client's time.
+        clock.Start();
+        for (var half = 0; half < 2; half++)
+        {
+            time.Advance(clock.Beat / 2);
+            clock.Arrived(16L * 1024 * 1024);
+        }
+
+        clock.Stop();
+        time.Advance(TimeSpan.FromMinutes(1));
+        clock.Start();
+        time.Advance(clock.Beat / 2);
+        clock.Arrived(BodyStallClock.ProgressBytes);
+
+        Assert.False(clock.TryCutForRoom());
+        Assert.False(clock.CutForHolding);
     }
 
     [Fact]
