@@ -7,7 +7,7 @@
 #
 #   loadtest/memory.sh [--uploads 16] [--heap-limit 0x40000000] [--body-limit 33554432]
 #                      [--strategies all|NAME,NAME] [--max-time 120] [--host server|functions] [--out artifacts/memory-run/summary.md]
-#   loadtest/memory.sh --attack headers|reserve|bodies|trickle|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
+#   loadtest/memory.sh --attack headers|reserve|bodies|trickle|steady|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
 #                      [--heap-limit 0x40000000|none] [--host server|functions] [--out artifacts/memory-run/attack-KIND.md]
 #
 # --heap-limit is bytes, in hex with 0x or in decimal; the in-flight budget (Signing:MaxInFlightBytes) is left to its
@@ -32,6 +32,8 @@
 #            the honest body at once, and then nothing, each reopened --reopen-delay seconds after the server answers or
 #            cuts it: what Kestrel reads ahead of the endpoint, for every connection at once;
 #   trickle  as bodies, and then one more byte of the body every second, so the body is never silent for long;
+#   steady   --attackers (30) connections send 8 MiB of a body at once and then 16 KiB every half second, never silent
+#            for a beat, each reopened --reopen-delay seconds after the server answers or cuts it;
 #   idle     --attackers (5,000) connections that send nothing;
 #   none     the honest client alone, the baseline.
 # The attackers are loadtest/lib/attack.py (python3, asyncio). The table gives the honest signs served (200 with the
@@ -89,8 +91,9 @@ case "$attack" in
   headers | idle) attackers=${attackers:-5000} ;;
   reserve) attackers=${attackers:-55} ;;
   bodies | trickle) attackers=${attackers:-1000} ;;
+  steady) attackers=${attackers:-30} ;;
   none) attackers=0 ;;
-  *) echo "--attack is headers, reserve, bodies, trickle, idle or none: '$attack'." >&2; usage ;;
+  *) echo "--attack is headers, reserve, bodies, trickle, steady, idle or none: '$attack'." >&2; usage ;;
 esac
 out=${out:-artifacts/memory-run/attack-$attack.md}
 for number in $uploads $body_limit $max_time $seconds ${attackers:-0}; do

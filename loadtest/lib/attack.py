@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Cheap attacks on a SigningServer on loopback, for loadtest/memory.sh --attack (run by it, not on its own).
 
-  python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|bodies|trickle|idle [--connections 5000] [--seconds 40]
-                                 [--trickle 1] [--reopen-delay 1] [--ramp 1000] [--body-limit 33554432]
+  python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|bodies|trickle|steady|idle [--connections 5000]
+                                 [--seconds 40] [--trickle 1] [--reopen-delay 1] [--ramp 1000] [--body-limit 33554432]
                                  [--body-file FILE] [--burst 1048576]
 
 headers: each connection starts a sign request and sends one more short header line every --trickle seconds, never
@@ -16,6 +16,9 @@ bodies:  each connection sends a whole set of headers declaring a body of --body
          cuts it, it is opened again. Many connections at once fill whatever the server reads ahead of its endpoint.
 trickle: as bodies, and then one more byte of the body every --trickle seconds, so the body never falls silent for
          long: what a client can hold for the price of a byte a second.
+steady:  as bodies with a --burst of 8 MiB by default (the body followed by spaces), and then 16 KiB of spaces every
+         --trickle seconds (0.5 by default), so the body is never silent for a beat: what a client can hold for the
+         price of 32 KiB a second.
 idle:    each connection is opened and sends nothing at all.
 
 Connections are opened at --ramp per second at most, so that the listen queue, not the attack, is not what is
@@ -31,6 +34,8 @@ import time
 from collections import Counter
 
 HOST = "127.0.0.1"
+# What a steady holder sends each --trickle seconds: the 16 KiB that keeps a body from being silent.
+STEADY_DRIP = 16 * 1024
 
 
 class Tally:
@@ -72,7 +77,7 @@ def first_request_bytes(kind, port, args, serial):
             f"POST /api/sign?strategy=string HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {declared_length(body_limit, serial)}\r\n\r\n"
         ).encode("ascii")
-    if kind in ("bodies", "trickle"):
+    if kind in ("bodies", "trickle", "steady"):
         head = (
             f"POST /api/sign HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {body_limit}\r\n\r\n"
@@ -132,6 +137,9 @@ async def hold(kind, port, args, tally, deadline, serial, reader, writer):
                 elif kind == "trickle" and dripped < len(args.body_bytes):
                     more = args.body_bytes[dripped : dripped + 1]
                     dripped += 1
+                elif kind == "steady" and dripped + STEADY_DRIP < args.body_limit:
+                    more = b" " * STEADY_DRIP
+                    dripped += STEADY_DRIP
                 if more:
                     writer.write(more)
                     await writer.drain()
@@ -152,25 +160,29 @@ async def hold(kind, port, args, tally, deadline, serial, reader, writer):
 async def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--kind", choices=["headers", "reserve", "bodies", "trickle", "idle"], required=True)
+    parser.add_argument("--kind", choices=["headers", "reserve", "bodies", "trickle", "steady", "idle"], required=True)
     parser.add_argument("--connections", type=int, default=5000)
     parser.add_argument("--seconds", type=float, default=40)
-    parser.add_argument("--trickle", type=float, default=1.0)
+    parser.add_argument("--trickle", type=float)
     parser.add_argument("--reopen-delay", type=float, default=1.0)
     parser.add_argument("--ramp", type=float, default=1000)
     parser.add_argument("--body-limit", type=int, default=33554432)
     parser.add_argument("--body-file")
-    parser.add_argument("--burst", type=int, default=1048576)
+    parser.add_argument("--burst", type=int)
     args = parser.parse_args()
+    steady = args.kind == "steady"
+    args.trickle = args.trickle if args.trickle is not None else 0.5 if steady else 1.0
+    args.burst = args.burst if args.burst is not None else 8 * 1048576 if steady else 1048576
     if not (1 <= args.connections <= 20000 and 1 <= args.seconds <= 300 and args.ramp > 0):
         parser.error("--connections must be 1 to 20000, --seconds 1 to 300, --ramp positive")
     args.burst_bytes = args.body_bytes = b""
-    if args.kind in ("bodies", "trickle"):
-        if not args.body_file or not (1 <= args.burst < args.body_limit):
-            parser.error("--kind bodies and trickle need --body-file, and a --burst of at least 1 and less than --body-limit")
+    if args.kind in ("bodies", "trickle", "steady"):
+        if not args.body_file or not (1 <= args.burst < args.body_limit) or args.trickle <= 0:
+            parser.error("--kind bodies, trickle and steady need --body-file, a --burst of at least 1 and less than --body-limit, and a positive --trickle")
         with open(args.body_file, "rb") as body:
             args.body_bytes = body.read()
-        args.burst_bytes = args.body_bytes[: args.burst]
+        # A steady holder's burst runs on past the body in spaces, which JSON allows between tokens.
+        args.burst_bytes = (args.body_bytes + b" " * max(0, args.burst - len(args.body_bytes)) if steady else args.body_bytes)[: args.burst]
 
     tally = Tally()
     started = time.monotonic()
