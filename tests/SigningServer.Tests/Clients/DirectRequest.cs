@@ -2,6 +2,7 @@ using System.Globalization;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Signing.Http;
+using Signing.Http.Memory;
 using SigningServer.Tests.Hosts;
 
 namespace SigningServer.Tests.Clients;
@@ -39,6 +40,22 @@ internal static class DirectRequest
     {
         var result = await context.RequestServices.GetRequiredService<SignEndpoint>().HandleAsync(context.Request, cancellationToken);
         await result.ExecuteAsync(context);
+    }
+
+    /// <summary>
+    /// Signs <paramref name="body"/> with <paramref name="strategy"/> (no declared length) while other requests hold all
+    /// of the in-flight budget but <paramref name="room"/> bytes; returns the request, answered.
+    /// </summary>
+    public static async Task<HttpContext> SignWithRoomAsync(IServiceProvider services, long room, byte[] body, string strategy)
+    {
+        var budget = services.GetRequiredService<InFlightBudget>();
+        using var others = budget.Open();
+        Assert.True(others.TryRaiseTo(budget.LimitBytes - room));
+        var context = Post(services, "/api/sign", new ObservedBodyStream(body), declaredLength: null, "?strategy=" + strategy);
+
+        await SignAsync(context);
+
+        return context;
     }
 
     /// <summary>Handles <paramref name="context"/> with <see cref="VerifyEndpoint"/> and executes the result onto it.</summary>

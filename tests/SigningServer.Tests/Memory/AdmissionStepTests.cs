@@ -30,7 +30,7 @@ public sealed class AdmissionStepTests
         // Room for the body's block, not for the envelope parsed from it.
         var room = RequestMemory.ForArrivedBody(body.Length, blockSize) + InFlightBudget.BytesPerPermit;
         Assert.True(room < RequestMemory.ForParse(body.Length, blockSize));
-        var refused = await SignWithRoomAsync(services, room, body, "recyclable");
+        var refused = await DirectRequest.SignWithRoomAsync(services, room, body, "recyclable");
 
         DirectRequest.AssertOverloaded(refused);
         Assert.False(refused.Response.Headers.ContainsKey(SignCostHeaders.ParseAllocatedBytes), "a request refused before its parse reports none");
@@ -47,7 +47,7 @@ public sealed class AdmissionStepTests
         // Room for the body and its envelope, not for what the string strategy holds on top while it signs.
         var room = RequestMemory.ForParse(body.Length, blockSize) + InFlightBudget.BytesPerPermit;
         Assert.True(room < RequestMemory.For(strategy, body.Length, body.Length, blockSize));
-        var refused = await SignWithRoomAsync(services, room, body, "string");
+        var refused = await DirectRequest.SignWithRoomAsync(services, room, body, "string");
 
         DirectRequest.AssertOverloaded(refused);
         // Its cost headers show the parse it paid for and no sign.
@@ -63,17 +63,4 @@ public sealed class AdmissionStepTests
 
     private static int BlockSize(IServiceProvider services) =>
         services.GetRequiredService<IOptions<SigningOptions>>().Value.RecyclableMemoryStream.BlockSize;
-
-    // Signs body with strategy while other requests hold all of the budget but room; the request, answered.
-    private static async Task<HttpContext> SignWithRoomAsync(IServiceProvider services, long room, byte[] body, string strategy)
-    {
-        var budget = services.GetRequiredService<InFlightBudget>();
-        using var others = budget.Open();
-        Assert.True(others.TryRaiseTo(budget.LimitBytes - room));
-        var context = DirectRequest.Post(services, "/api/sign", new ObservedBodyStream(body), declaredLength: null, "?strategy=" + strategy);
-
-        await DirectRequest.SignAsync(context);
-
-        return context;
-    }
 }

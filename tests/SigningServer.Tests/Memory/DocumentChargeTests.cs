@@ -36,11 +36,11 @@ public sealed class DocumentChargeTests
 
         // Room for a document as long as the body is not enough.
         var asLongAsTheBody = RequestMemory.For(signer, body.Length, body.Length, blockSize) + InFlightBudget.BytesPerPermit;
-        DirectRequest.AssertOverloaded(await SignWithRoomAsync(services, asLongAsTheBody, body, strategy));
+        DirectRequest.AssertOverloaded(await DirectRequest.SignWithRoomAsync(services, asLongAsTheBody, body, strategy));
 
         // Room for the escaped document (and an instant's most, 10 bytes a widget, which these do not use) is.
         var forTheDocument = RequestMemory.For(signer, body.Length, document.Length + (2 * 10), blockSize) + InFlightBudget.BytesPerPermit;
-        var signed = await SignWithRoomAsync(services, forTheDocument, body, strategy);
+        var signed = await DirectRequest.SignWithRoomAsync(services, forTheDocument, body, strategy);
         Assert.Equal(StatusCodes.Status200OK, signed.Response.StatusCode);
         Assert.Equal(0, services.GetRequiredService<InFlightBudget>().InUseBytes);
     }
@@ -90,17 +90,4 @@ public sealed class DocumentChargeTests
     // The canonical document as Newtonsoft writes it, the length the charge must cover.
     private static byte[] Canonical(byte[] body) =>
         CanonicalJson.Utf8.GetBytes(JsonConvert.SerializeObject(EnvelopeParser.Parse(body), CanonicalJson.Settings));
-
-    // Signs body with strategy while other requests hold all of the budget but room; the request, answered.
-    private static async Task<HttpContext> SignWithRoomAsync(IServiceProvider services, long room, byte[] body, string strategy)
-    {
-        var budget = services.GetRequiredService<InFlightBudget>();
-        using (var others = budget.Open())
-        {
-            Assert.True(others.TryRaiseTo(budget.LimitBytes - room));
-            var context = DirectRequest.Post(services, "/api/sign", new MemoryStream(body), declaredLength: null, "?strategy=" + strategy);
-            await DirectRequest.SignAsync(context);
-            return context;
-        }
-    }
 }
