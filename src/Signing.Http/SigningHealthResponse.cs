@@ -1,14 +1,19 @@
 using System.Text.Json;
+using System.Text.Json.Serialization;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Signing.Http.Access;
 
 namespace Signing.Http;
 
 /// <summary>
 /// How <c>GET /api/health</c> answers: each check's status, description and figures as JSON, so a probe sees not only
 /// whether the in-flight budget has room but how much. A degraded service still answers 200 (it is serving, and
-/// refusing what does not fit); only an unhealthy one answers 503.
+/// refusing what does not fit); only an unhealthy one answers 503. With access keys set the figures are left out:
+/// health needs no key, and how full the budget is would tell anyone when to strike; key holders read them in
+/// <c>/api/stats</c>.
 /// </summary>
 public static class SigningHealthResponse
 {
@@ -24,17 +29,20 @@ public static class SigningHealthResponse
         },
     };
 
+    private static readonly JsonSerializerOptions WithoutNulls = new() { DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull };
+
     private static Task WriteAsync(HttpContext context, HealthReport report)
     {
         context.Response.ContentType = "application/json";
         context.Response.Headers.CacheControl = "no-store";
+        var figures = context.RequestServices.GetService<AccessKeys>() is not { IsOpen: false };
         var body = new
         {
             status = report.Status.ToString(),
             checks = report.Entries.ToDictionary(
                 e => e.Key,
-                e => new { status = e.Value.Status.ToString(), description = e.Value.Description, data = e.Value.Data }),
+                e => new { status = e.Value.Status.ToString(), description = e.Value.Description, data = figures ? e.Value.Data : null }),
         };
-        return JsonSerializer.SerializeAsync(context.Response.Body, body, cancellationToken: context.RequestAborted);
+        return JsonSerializer.SerializeAsync(context.Response.Body, body, WithoutNulls, context.RequestAborted);
     }
 }
