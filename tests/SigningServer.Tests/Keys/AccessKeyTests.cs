@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
-using Microsoft.Extensions.Logging;
 using System.Text.Json;
+using Microsoft.Extensions.Logging;
 using Signing.Http;
 using Signing.Http.Memory;
 using SigningServer.Tests.Clients;
