@@ -21,8 +21,23 @@ public static class CanonicalLength
     /// </summary>
     public const int InstantGrowth = 10;
 
+    /// <summary>
+    /// The fewest bytes a widget the parser accepts can take: every member with its shortest spelling (empty strings,
+    /// the Guid's 36 characters, a date alone), so a body holds at most its length over this many widgets.
+    /// </summary>
+    public const int MinWidgetBytes = 221;
+
     // The lead bytes of U+0085 (C2 85) and of U+2028 and U+2029 (E2 80 A8, E2 80 A9), which other characters share.
     private static ReadOnlySpan<byte> RawEscapeLeads => [0xC2, 0xE2];
+
+    /// <summary>
+    /// The most bytes the canonical document of any body of <paramref name="bodyBytes"/> can take when it carries no raw
+    /// U+0085, U+2028 or U+2029: what a strategy's body limit is worked out for, so that every such body within it is
+    /// taken. Never less than <see cref="AtMost"/> of such a body.
+    /// </summary>
+    /// <param name="bodyBytes">The body's length.</param>
+    /// <returns>The bound, in bytes.</returns>
+    public static long AtMostWithoutRawEscapes(long bodyBytes) => bodyBytes + (bodyBytes / MinWidgetBytes * InstantGrowth);
 
     /// <summary>
     /// The most bytes the canonical document of <paramref name="body"/> can take, once it has been parsed into an

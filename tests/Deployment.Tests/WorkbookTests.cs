@@ -148,6 +148,17 @@ public sealed partial class WorkbookTests
         Assert.Contains("on operation_Id", latency, StringComparison.Ordinal);
         var patterns = Regex.Matches(latency, @"extract\(@""(?<pattern>[^""]+)"", 1, message\)").Select(m => m.Groups["pattern"].Value).ToList();
         Assert.Equal(2, patterns.Count);
+        // A rejected request names the strategy as the client wrote it: only the app's own strategies make series.
+        var listed = Regex.Match(latency, @"where strategy in \((?<names>[^)]*)\)");
+        Assert.True(listed.Success, "the chart takes any text for a strategy");
+        var strategies = Directory.EnumerateFiles(Repo.PathOf("src/Signing"), "*.cs", SearchOption.AllDirectories)
+            .Select(file => Regex.Match(File.ReadAllText(file), @"const string StrategyName = ""(?<name>[a-z0-9]+)"""))
+            .Where(m => m.Success)
+            .Select(m => m.Groups["name"].Value)
+            .Order(StringComparer.Ordinal);
+        Assert.Equal(strategies, Regex.Matches(listed.Groups["names"].Value, @"""(?<name>[^""]+)""").Select(m => m.Groups["name"].Value).Order(StringComparer.Ordinal));
+        Assert.Contains("tolower(", latency, StringComparison.Ordinal);
+
         foreach (var eventName in new[] { "Signed", "SignRejected" })
         {
             var message = LogMessage(eventName, strategy: "recyclablehash");

@@ -68,6 +68,24 @@ public sealed class CanonicalLengthTests
     }
 
     [Fact]
+    public void The_shortest_widget_is_the_minimum_a_limit_allows_for_and_grows_by_the_most_an_instant_can()
+    {
+        // Every member in its shortest accepted spelling: the bound a body limit is worked out with is exact for it.
+        var widget = EnvelopeJson.Widget(EnvelopeJson.Members, m => m switch
+        {
+            "id" => EnvelopeJson.ValidValue(m),
+            "createdUtc" => "\"2024-03-10\"",
+            _ => "\"\"",
+        });
+        var body = Encoding.UTF8.GetBytes(EnvelopeJson.Envelope(widget));
+        var document = Document(EnvelopeParser.Parse(body));
+
+        Assert.Equal(CanonicalLength.MinWidgetBytes, Encoding.UTF8.GetByteCount(widget));
+        Assert.Equal(document.Length, CanonicalLength.AtMostWithoutRawEscapes(body.Length));
+        Assert.Equal(document.Length, CanonicalLength.AtMost(new ReadOnlySequence<byte>(body), 1));
+    }
+
+    [Fact]
     public void A_character_cut_between_segments_is_counted_as_in_one()
     {
         var body = Encoding.UTF8.GetBytes(EnvelopeJson.Envelope(EnvelopeJson.Widget("property0", "\"\u0085\u2028\u2029\u0085\"")));

@@ -8,11 +8,19 @@ namespace Signing.Http.Memory;
 public sealed class InFlightCharge : IDisposable
 {
     private readonly InFlightBudget _budget;
+    private long _bytes;
 
     internal InFlightCharge(InFlightBudget budget) => _budget = budget;
 
-    /// <summary>Bytes charged so far.</summary>
-    public long Bytes { get; private set; }
+    /// <summary>
+    /// Bytes charged so far. Written by the request, read by a full budget's look at every body
+    /// (<see cref="Requests.BodyStallClock.TryCutForRoom"/>) from another thread, so never torn.
+    /// </summary>
+    public long Bytes
+    {
+        get => Volatile.Read(ref _bytes);
+        private set => Volatile.Write(ref _bytes, value);
+    }
 
     /// <summary>
     /// Raises the charge to <paramref name="bytes"/> (nothing happens when it is already that high). Returns false, and

@@ -5,8 +5,9 @@ using Signing.Transcoding;
 namespace Signing.Http.Memory;
 
 /// <summary>
-/// Each strategy's own body limit, derived once at start-up: the largest body whose charge (<see cref="RequestMemory"/>)
-/// fits the whole <see cref="InFlightBudget"/>, capped by <c>Signing:MaxRequestBodyBytes</c>. A body over it could
+/// Each strategy's own body limit, derived once at start-up: the largest body whose charge (<see cref="RequestMemory"/>,
+/// for the longest document a body without raw U+0085, U+2028 or U+2029 can make) fits the whole
+/// <see cref="InFlightBudget"/>, capped by <c>Signing:MaxRequestBodyBytes</c>. A body over it could
 /// never be admitted with that strategy, however long it waited, so it is refused at once with 413 naming the strategy,
 /// its limit and the strategies that take the body, instead of a 503 whose retry would be in vain.
 /// </summary>
@@ -58,9 +59,12 @@ public sealed class StrategyBodyLimits
 
         charges[TranscodingSigner.StrategyName] = (bodyBytes, _) => RequestMemory.ForTranscode(bodyBytes, blockSize);
 
-        // A body's limit is for a document as long as the body, as an ordinary body's is; see Takes for the others.
+        // A body's limit is for the longest document a body without raw U+0085, U+2028 or U+2029 can make, so every such
+        // body within it is taken; see Takes for the others.
         var limits = charges.ToDictionary(
-            named => named.Key, named => LargestBody(bytes => named.Value(bytes, bytes), budget.LimitBytes, options.MaxRequestBodyBytes), StringComparer.Ordinal);
+            named => named.Key,
+            named => LargestBody(bytes => named.Value(bytes, CanonicalLength.AtMostWithoutRawEscapes(bytes)), budget.LimitBytes, options.MaxRequestBodyBytes),
+            StringComparer.Ordinal);
         if (limits.Values.All(limit => limit == 0))
         {
             throw new OptionsValidationException(SigningOptions.SectionName, typeof(SigningOptions),

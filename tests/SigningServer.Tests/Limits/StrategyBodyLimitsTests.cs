@@ -11,8 +11,9 @@ namespace SigningServer.Tests.Limits;
 /// <summary>
 /// Each strategy's own body limit within the in-flight budget, worked out by hand from <see cref="RequestMemory"/>'s
 /// figures for a 64 MiB budget and 128 KiB blocks (an empty request is charged 294,912 bytes): the largest body whose
-/// charge fits, capped by the body limit; a declared body over a strategy's limit is refused unread with a 413 that
-/// names the strategy, its limit and the strategies that take the body (one of exactly a strategy's limit among them),
+/// charge, for the longest document a body without raw U+0085, U+2028 or U+2029 makes, fits, capped by the body
+/// limit, and a canonical body of exactly that is signed; a declared body over a strategy's limit is refused unread
+/// with a 413 that names the strategy, its limit and the strategies that take the body (one of exactly a strategy's limit among them),
 /// as is one found over it while reading; a budget only some strategies fit leaves the others no body; and a budget
 /// no strategy fits is a bad setting.
 /// </summary>
@@ -22,13 +23,15 @@ public sealed class StrategyBodyLimitsTests
 
     public static TheoryData<string, long> Limits() => new()
     {
-        // (67,108,864 - 294,912) / 8.5 = 7,860,464.9: string holds 5.5 per byte on top of the body and envelope's 3.
-        { "string", 7_860_464 },
-        // / 7.5 = 8,908,526.9
-        { "memorystream", 8_908_526 },
-        // / 4.5 = 14,847,544.9
-        { "recyclable", 14_847_544 },
-        // / 3.0 = 22,271,317.3
+        // A body of b bytes is charged 294,912 + 3b (body and envelope) + what the strategy holds per byte of the longest
+        // document it can make, b + 10 for each of its at most b / 221 widgets (an instant sent as a date alone):
+        // string, 5.5 per byte: 294,912 + 3b + 5.5 (b + 10 floor(b / 221)) <= 67,108,864 up to b = 7,636,873.
+        { "string", 7_636_873 },
+        // 4.5 per byte, the same way
+        { "memorystream", 8_673_062 },
+        // 1.5 per byte
+        { "recyclable", 14_626_928 },
+        // nothing per document byte: (67,108,864 - 294,912) / 3.0 = 22,271,317.3
         { "utf8", 22_271_317 },
         // / 2.0 = 33,406,976, under the 32 MiB body limit
         { "transcode", 33_406_976 },
@@ -65,11 +68,11 @@ public sealed class StrategyBodyLimitsTests
         Assert.Equal(0, body.Reads);
         var problem = DirectRequest.Problem(context);
         Assert.Equal("string", problem.GetProperty("strategy").GetString());
-        Assert.Equal(7_860_464, problem.GetProperty("maxBodyBytes").GetInt64());
+        Assert.Equal(7_636_873, problem.GetProperty("maxBodyBytes").GetInt64());
         Assert.Equal(
             ["memorystream", "recyclable", "recyclablehash", "streaming", "utf8", "transcode"],
             problem.GetProperty("strategiesTakingBody").EnumerateArray().Select(e => e.GetString()!));
-        Assert.Contains("7860464 bytes with strategy 'string'", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        Assert.Contains("7636873 bytes with strategy 'string'", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
         Assert.Equal(0, services.GetRequiredService<InFlightBudget>().InUseBytes);
     }
 
@@ -140,10 +143,10 @@ public sealed class StrategyBodyLimitsTests
     [Fact]
     public async Task A_body_of_exactly_a_strategys_limit_is_one_that_strategy_takes()
     {
-        // 8,908,526 bytes is memorystream's limit itself (see Limits): too large for string, which lists memorystream
+        // 8,673,062 bytes is memorystream's limit itself (see Limits): too large for string, which lists memorystream
         // among the strategies that take it.
         await using var services = TestServices.Build(WithBudget(Budget));
-        var context = DirectRequest.Post(services, "/api/sign", new ObservedBodyStream(Bodies.Padded(8_908_526)), 8_908_526, "?strategy=string");
+        var context = DirectRequest.Post(services, "/api/sign", new ObservedBodyStream(Bodies.Padded(8_673_062)), 8_673_062, "?strategy=string");
 
         await DirectRequest.SignAsync(context);
 
@@ -151,6 +154,23 @@ public sealed class StrategyBodyLimitsTests
         Assert.Equal(
             ["memorystream", "recyclable", "recyclablehash", "streaming", "utf8", "transcode"],
             DirectRequest.Problem(context).GetProperty("strategiesTakingBody").EnumerateArray().Select(e => e.GetString()!));
+    }
+
+    [Theory]
+    [InlineData("string")]
+    [InlineData("memorystream")]
+    public async Task A_canonical_body_of_exactly_a_strategys_limit_is_signed_with_it(string strategy)
+    {
+        // Its document may be longer than the body (an instant sent as a date alone grows 10 bytes), which the limit
+        // allows for: a body the limit admits is never refused for its document.
+        await using var services = TestServices.Build(WithBudget(1024 * 1024));
+        var limit = services.GetRequiredService<StrategyBodyLimits>()[strategy];
+        var context = DirectRequest.Post(services, "/api/sign", new ObservedBodyStream(Bodies.Padded((int)limit)), limit, "?strategy=" + strategy);
+
+        await DirectRequest.SignAsync(context);
+
+        Assert.Equal(StatusCodes.Status200OK, context.Response.StatusCode);
+        Assert.Equal(0, services.GetRequiredService<InFlightBudget>().InUseBytes);
     }
 
     private static Dictionary<string, string?> WithBudget(long bytes) => new()

@@ -50,7 +50,7 @@ public sealed class DocumentChargeTests
     {
         await using var services = Build();
 
-        // 60 KB, within string's body limit in a 1 MiB budget ((1,048,576 - 294,912) / 8.5 = 88,666), but its
+        // 60 KB, within string's body limit in a 1 MiB budget (86,149: StrategyBodyLimitsTests has the sum), but its
         // document of about 180 KB would make string's charge 294,912 + 3 × 60 KB + 5.5 × 180 KB, some 1.46 MB.
         var body = Escaping(widgetCount: 15, charactersPerString: 200);
         Assert.InRange(body.Length, 55_000, 65_000);

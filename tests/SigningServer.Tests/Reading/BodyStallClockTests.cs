@@ -199,11 +199,20 @@ public sealed class BodyStallClockTests
         using var clock = new BodyStallClock(time, Timeout, () => stalls++, bodies: null, charge);
         clock.Arrived(4L * 1024 * 1024 - BodyStallClock.ProgressBytes);
 
-        // Less than a beat of waiting: never, whatever it holds.
+        // Less than a beat of waiting: never, whatever it holds (4 MiB held in a quarter beat for 16 KiB sent since
+        // would be over the window's rate, were it counted).
+        using var early = new BodyStallClock(time, Timeout, () => stalls++, bodies: null, charge);
+        early.Start();
+        time.Advance(clock.Beat / 4);
+        early.Arrived(BodyStallClock.ProgressBytes);
+        early.Stop();
+        early.Start();
+        Assert.False(early.TryCutForRoom());
+        early.Stop();
+
         clock.Start();
         time.Advance(clock.Beat / 2);
         clock.Arrived(BodyStallClock.ProgressBytes);
-        Assert.False(clock.TryCutForRoom());
         time.Advance(clock.Beat / 2);
         clock.Arrived(BodyStallClock.ProgressBytes);
 
