@@ -125,8 +125,9 @@ internal sealed class BodyStallClock : IDisposable
             if (_waiting)
             {
                 var waited = _time.GetElapsedTime(_lastBeat);
-                _silent += waited < Beat ? waited : Beat;
-                _waited += waited < Beat ? waited : Beat;
+                var counted = waited < Beat ? waited : Beat;
+                _silent += counted;
+                _waited += counted;
             }
 
             _waiting = false;
@@ -235,8 +236,9 @@ internal sealed class BodyStallClock : IDisposable
 
             var now = _time.GetTimestamp();
             var sinceLast = _time.GetElapsedTime(_lastBeat, now);
-            _silent += sinceLast < Beat ? sinceLast : Beat;
-            _waited += sinceLast < Beat ? sinceLast : Beat;
+            var counted = sinceLast < Beat ? sinceLast : Beat;
+            _silent += counted;
+            _waited += counted;
             _lastBeat = now;
             if (_silent < Timeout)
             {
