@@ -42,11 +42,7 @@ public sealed class InFlightBudget
     /// <summary>What requests in flight are charged now: zero whenever none is.</summary>
     public long InUseBytes => (long)(_limitPermits - Volatile.Read(ref _freePermits)) * BytesPerPermit;
 
-    /// <summary>
-    /// Requests refused since the process started because they did not fit: each counted once, when its 503 is
-    /// decided (<see cref="InFlightCharge.CountRefusal"/>), not at every raise that failed on the way, since a request
-    /// may wait for the room that cutting slow bodies opens and be let in after all.
-    /// </summary>
+    /// <summary>Requests refused since the process started because they did not fit.</summary>
     public long Refused => Interlocked.Read(ref _refused);
 
     /// <summary>An empty charge for one request, to grow as the request learns what it will hold.</summary>
@@ -55,7 +51,7 @@ public sealed class InFlightBudget
     /// <summary>The permits that <paramref name="bytes"/> take: whole ones, rounded up.</summary>
     internal static long PermitsFor(long bytes) => (bytes + BytesPerPermit - 1) / BytesPerPermit;
 
-    /// <summary>Takes <paramref name="permits"/> (at least one) at once, or none.</summary>
+    /// <summary>Takes <paramref name="permits"/> (at least one) at once, or none, and counts a refusal then.</summary>
     internal bool TryTake(long permits)
     {
         var free = Volatile.Read(ref _freePermits);
@@ -71,11 +67,9 @@ public sealed class InFlightBudget
             free = before;
         }
 
+        Interlocked.Increment(ref _refused);
         return false;
     }
-
-    /// <summary>Counts one request refused for room.</summary>
-    internal void CountRefusal() => Interlocked.Increment(ref _refused);
 
     /// <summary>Gives back <paramref name="permits"/> that <see cref="TryTake"/> took.</summary>
     internal void GiveBack(int permits) => Interlocked.Add(ref _freePermits, permits);

@@ -24,8 +24,7 @@ public sealed class InFlightCharge : IDisposable
 
     /// <summary>
     /// Raises the charge to <paramref name="bytes"/> (nothing happens when it is already that high). Returns false, and
-    /// keeps what was charged before, when the budget cannot take the difference: the request must then wait for room
-    /// (<see cref="Requests.SlowBodies.WaitForRoomAsync"/>) or be refused.
+    /// keeps what was charged before, when the budget cannot take the difference: the request must then be refused.
     /// </summary>
     public bool TryRaiseTo(long bytes)
     {
@@ -48,9 +47,6 @@ public sealed class InFlightCharge : IDisposable
         Bytes = bytes;
         return true;
     }
-
-    /// <summary>Counts this request among those the budget refused (<see cref="InFlightBudget.Refused"/>): once, with its 503.</summary>
-    public void CountRefusal() => _budget.CountRefusal();
 
     /// <summary>Gives everything back to the budget; once given back, nothing more is, however often it is called.</summary>
     public void Dispose()

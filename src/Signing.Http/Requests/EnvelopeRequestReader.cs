@@ -21,9 +21,8 @@ namespace Signing.Http.Requests;
 /// A request is charged against the in-flight budget for what it holds, step by step: nothing for what it declares,
 /// the body's blocks as they arrive (<see cref="RequestMemory.ForArrivedBody"/>), the envelope's multiple before
 /// parsing and the strategy's before signing (<c>transcode</c>: its multiple as the bytes arrive). A step that does not
-/// fit cuts the bodies that are not arriving and waits briefly for the room they give back
-/// (<see cref="SlowBodies.WaitForRoomAsync"/>); if none comes, it ends the request with 503 and <c>Retry-After</c>
-/// before it holds more; nothing is signed and every pooled block goes back. There is no reservation up front, so there is nothing for an idle connection to hold, and nothing to
+/// fit ends the request with 503 and <c>Retry-After</c> before it holds more; nothing is signed and every pooled block
+/// goes back. There is no reservation up front, so there is nothing for an idle connection to hold, and nothing to
 /// bound per client.
 /// </remarks>
 internal sealed class EnvelopeRequestReader(
@@ -121,9 +120,9 @@ internal sealed class EnvelopeRequestReader(
                 return new EnvelopeRead(null, SignProblems.EmptyBody());
             }
 
-            if (!await slowBodies.TryRaiseAsync(charge, RequestMemory.ForParse(buffer.Length, blockSize), cancellationToken))
+            if (!charge.TryRaiseTo(RequestMemory.ForParse(buffer.Length, blockSize)))
             {
-                return new EnvelopeRead(null, Overloaded(request, charge));
+                return new EnvelopeRead(null, Overloaded(request));
             }
 
             var parsing = PhaseMark.Start();
@@ -143,14 +142,14 @@ internal sealed class EnvelopeRequestReader(
                 return new EnvelopeRead(null, SignProblems.DocumentTooLarge(strategy.Name, documentBytes, bodyLimits.Taking(buffer.Length, documentBytes)));
             }
 
-            return await slowBodies.TryRaiseAsync(charge, RequestMemory.For(strategy, buffer.Length, documentBytes, blockSize), cancellationToken)
+            return charge.TryRaiseTo(RequestMemory.For(strategy, buffer.Length, documentBytes, blockSize))
                 ? new EnvelopeRead(envelope, null)
-                : new EnvelopeRead(null, Overloaded(request, charge));
+                : new EnvelopeRead(null, Overloaded(request));
         }
         catch (Exception e) when (IsTheClients(e))
         {
             phases.BodyBytes = body.BytesSeen;
-            return new EnvelopeRead(null, AsProblem(request, strategy.Name, charge, e));
+            return new EnvelopeRead(null, AsProblem(request, strategy.Name, e));
         }
         finally
         {
@@ -186,7 +185,7 @@ internal sealed class EnvelopeRequestReader(
         catch (Exception e) when (IsTheClients(e))
         {
             phases.BodyBytes = body.BytesSeen;
-            return new TranscodeRead(null, AsProblem(request, TranscodingSigner.StrategyName, charge, e));
+            return new TranscodeRead(null, AsProblem(request, TranscodingSigner.StrategyName, e));
         }
         finally
         {
@@ -194,11 +193,10 @@ internal sealed class EnvelopeRequestReader(
         }
     }
 
-    // A refusal for room, once the request has waited for what cutting the bodies that are not arriving could open
-    // (SlowBodies): counted once, however many raises failed on the way.
-    private static ProblemHttpResult Overloaded(HttpRequest request, InFlightCharge charge)
+    // A refusal for room also cuts the bodies that are not arriving (SlowBodies), so that room opens for the next request.
+    private ProblemHttpResult Overloaded(HttpRequest request)
     {
-        charge.CountRefusal();
+        slowBodies.CutSilent();
         request.HttpContext.Response.Headers.RetryAfter = RetryAfterSeconds.ToString(CultureInfo.InvariantCulture);
         return SignProblems.Overloaded(RetryAfterSeconds);
     }
@@ -269,7 +267,6 @@ internal sealed class EnvelopeRequestReader(
         }
 
         Func<long, bool> admit = bytes => charge.TryRaiseTo(chargeFor(bytes));
-        Func<long, CancellationToken, ValueTask<bool>> admitWhenRoom = (bytes, cancellationToken) => slowBodies.WaitForRoomAsync(charge, chargeFor(bytes), cancellationToken);
         // A compressed body progresses by what arrives and by what it decompresses to, both (see ExpectDecompressed);
         // the wire's side times the waits, and the charge is for the decompressed bytes.
         if (decompressing is not null)
@@ -278,7 +275,7 @@ internal sealed class EnvelopeRequestReader(
         }
 
         body = decompressing is null
-            ? new GuardedBodyReader(host, ownsInner: false, limit, admit, stall, decoding: null, progress: stall, admitWhenRoom)
+            ? new GuardedBodyReader(host, ownsInner: false, limit, admit, stall, decoding: null, progress: stall)
             : new GuardedBodyReader(
                 PipeReader.Create(decompressing, new StreamPipeReaderOptions(bufferSize: ReadSize)),
                 ownsInner: true,
@@ -286,8 +283,7 @@ internal sealed class EnvelopeRequestReader(
                 admit,
                 clock: null,
                 decompressing,
-                progress: stall,
-                admitWhenRoom);
+                progress: stall);
         clock = stall;
         return null;
     }
@@ -302,7 +298,7 @@ internal sealed class EnvelopeRequestReader(
         exception is BadHttpRequestException or InFlightBudgetExceededException or EnvelopeFormatException;
 
     // One of those failures as the problem to answer with.
-    private ProblemHttpResult AsProblem(HttpRequest request, string strategy, InFlightCharge charge, Exception exception)
+    private ProblemHttpResult AsProblem(HttpRequest request, string strategy, Exception exception)
     {
         switch (exception)
         {
@@ -340,7 +336,7 @@ internal sealed class EnvelopeRequestReader(
 
                 return SignProblems.BadRequest(e);
             case InFlightBudgetExceededException:
-                return Overloaded(request, charge);
+                return Overloaded(request);
             default:
                 return SignProblems.InvalidEnvelope((EnvelopeFormatException)exception);
         }

@@ -28,7 +28,6 @@ internal sealed class GuardedBodyReader : PipeReader
     private readonly bool _ownsInner;
     private readonly long _limit;
     private readonly Func<long, bool>? _admit;
-    private readonly Func<long, CancellationToken, ValueTask<bool>>? _admitWhenRoom;
     private readonly BodyStallClock? _clock;
     private readonly BodyStallClock? _progress;
     private readonly Stream? _decoding;
@@ -49,25 +48,13 @@ internal sealed class GuardedBodyReader : PipeReader
     /// Told of the bytes this reader sees, as the body's progress (<see cref="BodyStallClock.Arrived"/>, or
     /// <see cref="BodyStallClock.Decompressed"/> over a decompressor). None: not told.
     /// </param>
-    /// <param name="admitWhenRoom">
-    /// Asked by <see cref="ReadAsync"/> when <paramref name="admit"/> said no: waits for room to open
-    /// (<see cref="SlowBodies.WaitForRoomAsync"/>) and says whether the bytes are admitted now. None: refused at once.
-    /// </param>
     public GuardedBodyReader(
-        PipeReader inner,
-        bool ownsInner,
-        long limit,
-        Func<long, bool>? admit,
-        BodyStallClock? clock,
-        Stream? decoding,
-        BodyStallClock? progress = null,
-        Func<long, CancellationToken, ValueTask<bool>>? admitWhenRoom = null)
+        PipeReader inner, bool ownsInner, long limit, Func<long, bool>? admit, BodyStallClock? clock, Stream? decoding, BodyStallClock? progress = null)
     {
         _inner = inner;
         _ownsInner = ownsInner;
         _limit = limit;
         _admit = admit;
-        _admitWhenRoom = admitWhenRoom;
         _clock = clock;
         _progress = progress;
         _decoding = decoding;
@@ -132,23 +119,11 @@ internal sealed class GuardedBodyReader : PipeReader
             throw new BadHttpRequestException("The connection closed before the body was complete.", StatusCodes.Status400BadRequest, e);
         }
 
-        if (!Check(result))
-        {
-            // The read in hand stays examined while the request waits: a cancellation ends it as any failure does.
-            var seen = BytesSeen;
-            if (_admitWhenRoom is null || !await _admitWhenRoom(seen, cancellationToken))
-            {
-                throw HandBack(new InFlightBudgetExceededException());
-            }
-
-            _admitted = seen;
-        }
-
+        Check(result);
         return result;
     }
 
     /// <inheritdoc/>
-    /// <remarks>A poller is not made to wait: a body the budget does not admit is refused at once.</remarks>
     public override bool TryRead(out ReadResult result)
     {
         if (!_inner.TryRead(out result))
@@ -156,7 +131,8 @@ internal sealed class GuardedBodyReader : PipeReader
             return false;
         }
 
-        return Check(result) ? true : throw HandBack(new InFlightBudgetExceededException());
+        Check(result);
+        return true;
     }
 
     /// <inheritdoc/>
@@ -201,8 +177,8 @@ internal sealed class GuardedBodyReader : PipeReader
         return reason;
     }
 
-    // What every read's result must satisfy: within the limit, and charged for. False: the budget did not admit it.
-    private bool Check(ReadResult result)
+    // What every read's result must satisfy: within the limit, and charged for.
+    private void Check(ReadResult result)
     {
         _buffer = result.Buffer;
         _examining = true;
@@ -230,12 +206,10 @@ internal sealed class GuardedBodyReader : PipeReader
         {
             if (!_admit(seen))
             {
-                return false;
+                throw HandBack(new InFlightBudgetExceededException());
             }
 
             _admitted = seen;
         }
-
-        return true;
     }
 }

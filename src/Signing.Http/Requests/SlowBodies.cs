@@ -1,5 +1,3 @@
-using Signing.Http.Memory;
-
 namespace Signing.Http.Requests;
 
 /// <summary>
@@ -13,12 +11,10 @@ namespace Signing.Http.Requests;
 /// pays for what they hold are never cut.
 /// </summary>
 /// <remarks>
-/// The bodies cut give their charges back only once their requests have unwound, a few milliseconds later, so the
-/// request that did not fit waits for that room (<see cref="WaitForRoomAsync"/>, at most <see cref="RoomWait"/>)
-/// instead of being refused while it opens: the honest client is signed at its first try, not after a
-/// <c>Retry-After</c>. When nothing was cut, nothing is coming, and the request is refused at once. A look at every
-/// body costs time in proportion to the connections being read, so there is one every <see cref="ScanInterval"/> at
-/// most, however many requests are refused; a request that finds a look just made waits on what it cut.
+/// The refused request is refused all the same (its client retries after <c>Retry-After</c>): the bodies cut give their
+/// charges back only once their requests have unwound, so the room is for the next request, not this one. A look at
+/// every body costs time in proportion to the connections being read, so there is one every
+/// <see cref="ScanInterval"/> at most, however many requests are refused.
 /// </remarks>
 public sealed class SlowBodies(TimeProvider time)
 {
@@ -28,20 +24,10 @@ public sealed class SlowBodies(TimeProvider time)
     /// </summary>
     public static readonly TimeSpan ScanInterval = TimeSpan.FromMilliseconds(100);
 
-    /// <summary>
-    /// How long after a cut a request that did not fit may wait for the room it gives back: ample for a cut request to
-    /// unwind on a busy server, and short beside the second of <c>Retry-After</c> its client would wait otherwise.
-    /// </summary>
-    public static readonly TimeSpan RoomWait = TimeSpan.FromMilliseconds(250);
-
-    // How often a waiting request tries again: each try is one compare-and-swap.
-    private static readonly TimeSpan RoomPoll = TimeSpan.FromMilliseconds(10);
-
     private readonly Lock _gate = new();
     private readonly HashSet<BodyStallClock> _clocks = [];
     private long _cut;
     private long _lastScan = long.MinValue;
-    private long _lastCut = long.MinValue;
 
     /// <summary>Bodies cut for room since the process started.</summary>
     public long Cut => Interlocked.Read(ref _cut);
@@ -77,52 +63,7 @@ public sealed class SlowBodies(TimeProvider time)
         }
 
         Interlocked.Add(ref _cut, cut);
-        if (cut > 0)
-        {
-            Interlocked.Exchange(ref _lastCut, now);
-        }
-
         return cut;
-    }
-
-    /// <summary>
-    /// Raises <paramref name="charge"/> to <paramref name="bytes"/>, and when the budget is full, waits for the room
-    /// that cutting the bodies that are not arriving opens (<see cref="WaitForRoomAsync"/>). False: the request must be
-    /// refused.
-    /// </summary>
-    public ValueTask<bool> TryRaiseAsync(InFlightCharge charge, long bytes, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(charge);
-        return charge.TryRaiseTo(bytes) ? ValueTask.FromResult(true) : WaitForRoomAsync(charge, bytes, cancellationToken);
-    }
-
-    /// <summary>
-    /// For a request whose raise to <paramref name="bytes"/> the full budget refused: cuts what it can
-    /// (<see cref="CutSilent"/>) and, if this look or one less than <see cref="RoomWait"/> ago cut anything, tries the
-    /// raise again every few milliseconds until the cut bodies' charges come back or that wait is over. True once
-    /// the charge is raised; false, at once when nothing was cut, when the request must be refused.
-    /// </summary>
-    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> ended the wait: the client is gone.</exception>
-    public async ValueTask<bool> WaitForRoomAsync(InFlightCharge charge, long bytes, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(charge);
-        CutSilent();
-        var cutAt = Interlocked.Read(ref _lastCut);
-        if (cutAt == long.MinValue)
-        {
-            return false;
-        }
-
-        while (time.GetElapsedTime(cutAt) < RoomWait)
-        {
-            await Task.Delay(RoomPoll, time, cancellationToken);
-            if (charge.TryRaiseTo(bytes))
-            {
-                return true;
-            }
-        }
-
-        return false;
     }
 
     /// <summary>The bodies being read now.</summary>

@@ -13,8 +13,7 @@ namespace SigningServer.Tests.Reading;
 /// silence; a silent client is cut off with 408 and the host's reader is left advanced, as Kestrel needs it to drain or
 /// close without "Reading is already in progress", and a body refused mid-read is handed back to it once; only a wait
 /// for bytes that do not come is counted (a failed read keeps the silence, bytes start it again, a reader with no clock
-/// just waits); and the limit and the charge follow the bytes seen, for TryRead too, the budget asked only as they grow;
-/// a read the budget does not admit waits for room where the reader is given a way to, and is refused if none comes.
+/// just waits); and the limit and the charge follow the bytes seen, for TryRead too, the budget asked only as they grow.
 /// </summary>
 public sealed class GuardedBodyReaderTests
 {
@@ -295,53 +294,5 @@ public sealed class GuardedBodyReaderTests
         await limited.Writer.WriteAsync(new byte[11]);
         var tooLarge = await Assert.ThrowsAsync<BadHttpRequestException>(async () => await overLimit.ReadAsync());
         Assert.Equal(StatusCodes.Status413PayloadTooLarge, tooLarge.StatusCode);
-    }
-
-    [Fact]
-    public async Task A_read_the_budget_does_not_admit_waits_for_room_and_goes_on_once_it_is_admitted()
-    {
-        var pipe = new Pipe();
-        var waited = new List<long>();
-        using var clock = new BodyStallClock(new FakeTimeProvider(), Timeout, pipe.Reader.CancelPendingRead);
-        var room = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var reader = new GuardedBodyReader(
-            pipe.Reader, ownsInner: false, 10, bytes => bytes <= 4, clock, decoding: null, progress: null,
-            admitWhenRoom: (bytes, _) => { waited.Add(bytes); return new ValueTask<bool>(room.Task); });
-
-        await pipe.Writer.WriteAsync(new byte[4]);
-        var result = await reader.ReadAsync();
-        reader.AdvanceTo(result.Buffer.End);
-        await pipe.Writer.WriteAsync(new byte[2]);
-
-        var read = reader.ReadAsync().AsTask();
-        await Task.Delay(50);
-        Assert.False(read.IsCompleted, "the read did not wait for room");
-        room.SetResult(true);
-        result = await read.WaitAsync(TimeSpan.FromSeconds(10));
-
-        Assert.Equal(2, result.Buffer.Length);
-        Assert.Equal([6L], waited);
-
-        // Admitted: the same bytes read again are not asked for twice.
-        reader.AdvanceTo(result.Buffer.Start);
-        result = await reader.ReadAsync();
-        Assert.Equal([6L], waited);
-    }
-
-    [Fact]
-    public async Task A_read_for_which_no_room_comes_is_refused_and_handed_back()
-    {
-        var pipe = new Pipe();
-        using var clock = new BodyStallClock(new FakeTimeProvider(), Timeout, pipe.Reader.CancelPendingRead);
-        var reader = new GuardedBodyReader(
-            pipe.Reader, ownsInner: false, 10, _ => false, clock, decoding: null, progress: null,
-            admitWhenRoom: (_, _) => ValueTask.FromResult(false));
-        await pipe.Writer.WriteAsync(new byte[3]);
-
-        await Assert.ThrowsAsync<InFlightBudgetExceededException>(async () => await reader.ReadAsync());
-        await reader.CompleteAsync();
-
-        Assert.True(pipe.Reader.TryRead(out var drained));
-        Assert.Equal(3, drained.Buffer.Length);
     }
 }
