@@ -8,7 +8,7 @@
 #   loadtest/memory.sh [--uploads 16] [--heap-limit 0x40000000] [--body-limit 33554432]
 #                      [--strategies all|NAME,NAME] [--max-time 120] [--host server|functions] [--out artifacts/memory-run/summary.md]
 #   loadtest/memory.sh --attack headers|reserve|bodies|trickle|steady|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
-#                      [--heap-limit 0x40000000|none] [--host server|functions] [--out artifacts/memory-run/attack-KIND.md]
+#                      [--heap-limit 0x40000000|none] [--per-client N] [--host server|functions] [--out artifacts/memory-run/attack-KIND.md]
 #
 # --heap-limit is bytes, in hex with 0x or in decimal; the in-flight budget (Signing:MaxInFlightBytes) is left to its
 # default, derived from it. --body-limit sets the server's Signing:MaxRequestBodyBytes and sizes the body: generated
@@ -38,7 +38,9 @@
 #   none     the honest client alone, the baseline.
 # The attackers are loadtest/lib/attack.py (python3, asyncio). The table gives the honest signs served (200 with the
 # body's HMAC) and failed (by status; 000 is no answer), the server's peak and starting RSS, and what the attackers
-# saw (opened, cut by the server, failed to connect, the server's answers). The open-file limit is raised for the
+# saw (opened, cut by the server, failed to connect, the server's answers). --per-client N sets SigningServer's
+# Signing:MaxConcurrentRequestsPerClient to N and has the attackers connect from 127.0.0.2, a client address of their
+# own (the honest client stays at 127.0.0.1); SigningServer only. The open-file limit is raised for the
 # attackers and the server. --heap-limit none leaves the heap uncapped, the default settings' budget (40% of memory).
 # Loopback only, every curl bounded by --max-time, and the server and uploads it started are stopped however it ends.
 # Needs the .NET SDK, curl, jq and openssl (and python3 for --attack).
@@ -63,6 +65,7 @@ attack=
 attackers=
 seconds=40
 reopen_delay=1
+per_client=
 
 usage() {
   sed -n '8,11p' "$0" | sed 's/^#//' >&2
@@ -82,6 +85,7 @@ while [ $# -gt 0 ]; do
     --attackers) attackers=${2:?}; shift 2 ;;
     --seconds) seconds=${2:?}; shift 2 ;;
     --reopen-delay) reopen_delay=${2:?}; shift 2 ;;
+    --per-client) per_client=${2:?}; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -101,6 +105,10 @@ for number in $uploads $body_limit $max_time $seconds ${attackers:-0}; do
 done
 [[ "$heap_limit" =~ ^(0[xX][0-9a-fA-F]+|[0-9]+|none)$ ]] || { echo "Not a byte count in hex (0x…) or decimal, or none: '$heap_limit'." >&2; usage; }
 [[ "$reopen_delay" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "Not a number of seconds: '$reopen_delay'." >&2; usage; }
+if [ -n "$per_client" ]; then
+  [[ "$per_client" =~ ^[1-9][0-9]*$ ]] || { echo "--per-client is a number of requests, at least 1: '$per_client'." >&2; usage; }
+  [ "${host:-server}" = server ] || { echo "--per-client is SigningServer's setting; the Functions worker's client is its host." >&2; exit 2; }
+fi
 [ "$seconds" -ge 1 ] && [ "$seconds" -le 300 ] || { echo "--seconds must be 1 to 300." >&2; exit 2; }
 [ "$uploads" -ge 1 ] && [ "$max_time" -ge 1 ] && [ "$body_limit" -ge 4096 ] || { echo "Uploads and --max-time must be at least 1, the body limit at least 4096." >&2; exit 2; }
 # The runtime reads every DOTNET_GC setting as hex, with or without 0x: a decimal count is passed on converted.
@@ -145,6 +153,7 @@ key_base64=$(head -c 32 /dev/urandom | base64)
 key_hex=$(base64 -d <<<"$key_base64" | od -An -v -tx1 | tr -d ' \n')
 server_env=(Signing__Key="$key_base64" Signing__MaxRequestBodyBytes="$body_limit")
 [ "$heap_hex" = none ] || server_env+=(DOTNET_GCHeapHardLimit="$heap_hex")
+[ -z "$per_client" ] || server_env+=(Signing__MaxConcurrentRequestsPerClient="$per_client")
 
 # Reads a field of /proc/PID/status in KiB and prints it in MiB, or "–" when the process is gone.
 resident_mib() {
@@ -175,7 +184,8 @@ if [ -n "$attack" ]; then
   if [ "$attackers" -gt 0 ]; then
     # attack.py stops at --seconds by itself; the timeout is for a socket call that would not return.
     timeout "$((seconds + 30))" python3 loadtest/lib/attack.py --port "$port" --kind "$attack" --connections "$attackers" \
-      --seconds "$seconds" --reopen-delay "$reopen_delay" --body-limit "$body_limit" --body-file "$body" >"$dir/attackers.json" 2>"$dir/attackers.err" &
+      --seconds "$seconds" --reopen-delay "$reopen_delay" --body-limit "$body_limit" --body-file "$body" \
+      ${per_client:+--source 127.0.0.2} >"$dir/attackers.json" 2>"$dir/attackers.err" &
     attacker_pid=$!
     upload_pids+=("$attacker_pid")
   fi

@@ -3,7 +3,7 @@
 
   python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|bodies|trickle|steady|idle [--connections 5000]
                                  [--seconds 40] [--trickle 1] [--reopen-delay 1] [--ramp 1000] [--body-limit 33554432]
-                                 [--body-file FILE] [--burst 1048576]
+                                 [--body-file FILE] [--burst 1048576] [--source 127.0.0.2]
 
 headers: each connection starts a sign request and sends one more short header line every --trickle seconds, never
          ending the headers (Slowloris); when the server cuts it, it is opened again after --reopen-delay seconds.
@@ -24,7 +24,8 @@ idle:    each connection is opened and sends nothing at all.
 Connections are opened at --ramp per second at most, so that the listen queue, not the attack, is not what is
 measured. Everything ends after --seconds; then one JSON object goes to standard output: connections opened, cut by
 the server, refused or failed at connect, the most open at once, bytes sent, and the status lines the server sent.
-Only 127.0.0.1: the host is not a parameter.
+Only 127.0.0.1: the host is not a parameter. --source connects from another loopback address, so that the attackers
+are a client address of their own beside an honest client at 127.0.0.1.
 """
 
 import argparse
@@ -90,7 +91,8 @@ async def one_connection(kind, port, args, tally, deadline, serial):
     """Holds one connection open as the attack says, and opens it again each time the server ends it."""
     while time.monotonic() < deadline:
         try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port), timeout=5)
+            source = (args.source, 0) if args.source else None
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port, local_addr=source), timeout=5)
         except (OSError, asyncio.TimeoutError):
             tally.connect_failures += 1
             await asyncio.sleep(args.reopen_delay)
@@ -169,6 +171,7 @@ async def main():
     parser.add_argument("--body-limit", type=int, default=33554432)
     parser.add_argument("--body-file")
     parser.add_argument("--burst", type=int)
+    parser.add_argument("--source")
     args = parser.parse_args()
     steady = args.kind == "steady"
     args.trickle = args.trickle if args.trickle is not None else 0.5 if steady else 1.0

@@ -96,6 +96,11 @@ internal static class SignProblems
         detail: $"The requests in flight hold as much memory as this server allows; nothing of this request was signed. Retry after {retryAfterSeconds} s.",
         statusCode: StatusCodes.Status503ServiceUnavailable);
 
+    public static ProblemHttpResult TooManyFromClient(int most, int retryAfterSeconds) => TypedResults.Problem(
+        title: "Too many requests from this address",
+        detail: $"At most {most} requests from one client address are served at once; nothing of this request was read. Retry after {retryAfterSeconds} s.",
+        statusCode: StatusCodes.Status429TooManyRequests);
+
     public static ProblemHttpResult InvalidEnvelope(EnvelopeFormatException exception)
     {
         var extensions = new Dictionary<string, object?>();

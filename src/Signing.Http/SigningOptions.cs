@@ -9,6 +9,7 @@ namespace Signing.Http;
 /// Everything the service reads from configuration section <c>Signing</c> (environment variables
 /// <c>Signing__Key</c>, <c>Signing__Keys__&lt;id&gt;</c>, <c>Signing__ActiveKeyId</c>, <c>Signing__AccessKeys__&lt;name&gt;</c>,
 /// <c>Signing__MaxRequestBodyBytes</c>, <c>Signing__MaxInFlightBytes</c>, <c>Signing__BodyStallTimeout</c>,
+/// <c>Signing__MaxConcurrentRequestsPerClient</c>,
 /// <c>Signing__RecyclableMemoryStream__…</c>). Checked at start-up by <see cref="SigningOptionsValidator"/>.
 /// </summary>
 public sealed class SigningOptions
@@ -114,6 +115,21 @@ public sealed class SigningOptions
     /// in-flight budget is full, a quarter of it (at most a second) is enough (<see cref="Requests.SlowBodies"/>).
     /// </summary>
     public TimeSpan BodyStallTimeout { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// SigningServer's limit per client address: the most requests one address may have in flight at once (an IPv6
+    /// address counted by its /64, which one client usually holds whole); one more is answered 429 with
+    /// <c>Retry-After</c> at once, before its body is read (<see cref="Access.ClientLimits"/>). Without it, a thousand
+    /// connections from one address, each sending a megabyte and then nothing, keep the in-flight budget full, and an
+    /// honest client gets 503 nine times in ten. Unset, there is no limit: behind a proxy or load balancer every client
+    /// has the proxy's address, so set it only where SigningServer faces clients itself. The Functions app checks the
+    /// value and does not apply it: its only client is the Functions host, and the platform limits concurrency per
+    /// instance.
+    /// </summary>
+    public int? MaxConcurrentRequestsPerClient { get; set; }
+
+    /// <summary>The largest <see cref="MaxConcurrentRequestsPerClient"/> accepted: more than one server serves at once.</summary>
+    public const int MaxMaxConcurrentRequestsPerClient = 10_000;
 
     /// <summary>
     /// The one pool every buffer comes from (request bodies and the recyclable strategies' documents): the library's

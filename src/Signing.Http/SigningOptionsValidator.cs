@@ -54,6 +54,11 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
             failures.Add($"{SigningOptions.SectionName}:MaxInFlightBytes must be from {SigningOptions.MinMaxInFlightBytes} to {SigningOptions.MaxMaxInFlightBytes} bytes (1 MiB to {InFlightBudget.BytesPerPermit / 1024} KiB under 2 TiB), or unset to derive it from the memory available.");
         }
 
+        if (options.MaxConcurrentRequestsPerClient is < 1 or > SigningOptions.MaxMaxConcurrentRequestsPerClient)
+        {
+            failures.Add($"{SigningOptions.SectionName}:MaxConcurrentRequestsPerClient must be from 1 to {SigningOptions.MaxMaxConcurrentRequestsPerClient} requests, or unset for no limit per client address.");
+        }
+
         if (options.BodyStallTimeout < TimeSpan.FromSeconds(1) || options.BodyStallTimeout > TimeSpan.FromSeconds(10))
         {
             failures.Add($"{SigningOptions.SectionName}:BodyStallTimeout must be between 00:00:01 and 00:00:10.");

@@ -20,9 +20,13 @@ builder.Services.AddSigning();
 // keys (Signing:AccessKeys) are checked by SigningServer itself. Health stays open for probes.
 builder.Services.AddSigningAccessKeys();
 
+// One client address may have only so many requests in flight (Signing:MaxConcurrentRequestsPerClient; unset, no limit).
+builder.Services.AddSigningClientLimits();
+
 var app = builder.Build();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
+app.UseSigningClientLimits();
 var keyed = app.MapGroup("/api").RequireSigningAccessKey();
 keyed.MapPost("/sign", (HttpRequest request, SignEndpoint endpoint, CancellationToken cancellationToken) =>
     endpoint.HandleAsync(request, cancellationToken));

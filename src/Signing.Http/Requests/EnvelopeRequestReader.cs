@@ -353,11 +353,12 @@ internal sealed class EnvelopeRequestReader(
         }
     }
 
-    // A client that went silent will not finish its body, and Kestrel would hold the connection up to 5 s draining it:
-    // the connection closes once the 408 has had time to leave. Connection: close stops a second request on it meanwhile.
-    // Only for our own stall clock: after Kestrel's 408 an abort would only race its graceful close, and lose the answer
-    // when the transport's send loop has not run within the grace (1 of 50 idle attackers, once, on a busy CI machine).
-    private static void CloseAfterResponse(HttpContext context)
+    // A client that went silent (or that is refused before its body is read: ClientLimits) will not finish its body, and
+    // Kestrel would hold the connection up to 5 s draining it: the connection closes once the answer has had time to
+    // leave. Connection: close stops a second request on it meanwhile. Only for our own answers: after Kestrel's 408 an
+    // abort would only race its graceful close, and lose the answer when the transport's send loop has not run within
+    // the grace (1 of 50 idle attackers, once, on a busy CI machine).
+    internal static void CloseAfterResponse(HttpContext context)
     {
         context.Response.Headers.Connection = "close";
 

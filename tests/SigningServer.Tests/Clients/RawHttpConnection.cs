@@ -1,3 +1,4 @@
+using System.Net;
 using System.Net.Sockets;
 using System.Text;
 
@@ -18,11 +19,15 @@ internal sealed class RawHttpConnection : IDisposable
         _stream = tcp.GetStream();
     }
 
-    /// <summary>Connects to <paramref name="baseAddress"/>'s host and port within 10 s.</summary>
-    public static async Task<RawHttpConnection> OpenAsync(Uri baseAddress)
+    /// <summary>
+    /// Connects to <paramref name="baseAddress"/>'s host and port within 10 s, from <paramref name="from"/> (another
+    /// loopback address, for a second client on the same machine) or wherever the system picks.
+    /// </summary>
+    public static async Task<RawHttpConnection> OpenAsync(Uri baseAddress, IPAddress? from = null)
     {
         ArgumentNullException.ThrowIfNull(baseAddress);
-        var tcp = new TcpClient { NoDelay = true };
+        var tcp = from is null ? new TcpClient() : new TcpClient(new IPEndPoint(from, 0));
+        tcp.NoDelay = true;
         try
         {
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));

@@ -200,6 +200,21 @@ public sealed class SigningOptionsValidatorTests
         AssertOnly(options, valid, "Signing:BodyStallTimeout must be between 00:00:01 and 00:00:10.");
     }
 
+    [Theory]
+    [InlineData(null, true)]
+    [InlineData(0, false)]
+    [InlineData(-1, false)]
+    [InlineData(1, true)]
+    [InlineData(SigningOptions.MaxMaxConcurrentRequestsPerClient, true)]
+    [InlineData(SigningOptions.MaxMaxConcurrentRequestsPerClient + 1, false)]
+    public void Requests_per_client_are_from_1_to_10000_or_unlimited(int? most, bool valid)
+    {
+        var options = WithKey();
+        options.MaxConcurrentRequestsPerClient = most;
+
+        AssertOnly(options, valid, "Signing:MaxConcurrentRequestsPerClient must be from 1 to 10000 requests, or unset for no limit per client address.");
+    }
+
     [Fact]
     public void Stream_pool_rules_are_part_of_the_validation()
     {
