@@ -48,13 +48,18 @@ public static class ClientLimits
     }
 
     /// <summary>
-    /// Limits every request from here on, before it is routed to an endpoint; with no limit configured, the middleware
-    /// only passes requests on.
+    /// Limits every request from here on when a limit is configured; otherwise adds nothing, so that a request costs
+    /// what it did without it. Decided from the setting as written, before it is checked: a value that does not parse
+    /// stops the app at start-up (<see cref="SigningOptionsValidator"/>), middleware or not.
     /// </summary>
     public static WebApplication UseSigningClientLimits(this WebApplication app)
     {
         ArgumentNullException.ThrowIfNull(app);
-        app.UseRateLimiter();
+        if (!string.IsNullOrEmpty(app.Configuration[SigningOptions.SectionName + ":" + nameof(SigningOptions.MaxConcurrentRequestsPerClient)]))
+        {
+            app.UseRateLimiter();
+        }
+
         return app;
     }
 
