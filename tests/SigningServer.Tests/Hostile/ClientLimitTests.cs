@@ -15,9 +15,11 @@ namespace SigningServer.Tests.Hostile;
 /// The limit per client address (<c>Signing:MaxConcurrentRequestsPerClient</c>): one address that holds as many
 /// requests as it may is answered 429 at once for one more, before its body is read, while another address is signed
 /// as usual; once its requests end, the address is served again. The attackers connect from 127.0.0.2, the honest
-/// client from 127.0.0.1.
+/// client from 127.0.0.1. Behind a proxy, with ASP.NET Core's forwarded headers on, the client is the address the
+/// proxy forwarded.
 /// </summary>
-public sealed class ClientLimitTests(ClientLimitTests.Factory factory) : IClassFixture<ClientLimitTests.Factory>
+public sealed class ClientLimitTests(ClientLimitTests.Factory factory, ClientLimitTests.BehindProxyFactory behindProxy)
+    : IClassFixture<ClientLimitTests.Factory>, IClassFixture<ClientLimitTests.BehindProxyFactory>
 {
     private const int Most = 2;
 
@@ -96,6 +98,43 @@ public sealed class ClientLimitTests(ClientLimitTests.Factory factory) : IClassF
         factory.AssertNoServerFaultSince(mark, "requests over the limit per client address");
     }
 
+    [Fact]
+    public async Task Behind_a_proxy_the_client_is_the_address_the_proxy_forwarded()
+    {
+        using var client = behindProxy.CreateStreamingClient();
+        var mark = behindProxy.Mark();
+        byte[] Head(string forwardedFor) => RawHttpConnection.PostHead(
+            client.BaseAddress!,
+            "/api/sign?strategy=transcode",
+            $"Content-Length: {Envelope.Length.ToString(CultureInfo.InvariantCulture)}\r\nX-Forwarded-For: {forwardedFor}\r\n");
+
+        // Every connection comes from the proxy's address, 127.0.0.1; the first forwarded client holds its one request.
+        using var holder = await RawHttpConnection.OpenAsync(client.BaseAddress!);
+        await holder.SendAsync(Head("203.0.113.5"));
+        await holder.SendAsync(Envelope.AsMemory(0, Envelope.Length / 2));
+        var reading = behindProxy.Services.GetRequiredService<SlowBodies>();
+        Assert.NotNull(await BoundedWait.UntilAsync(() => reading.Count == 1, TimeSpan.FromSeconds(10)));
+
+        // A client the proxy forwards whose value comes after one the client sent itself: the proxy's own entry, the
+        // last, is the one taken, so the same client is refused however it names itself.
+        using (var same = await RawHttpConnection.OpenAsync(client.BaseAddress!))
+        {
+            await same.SendAsync(Head("198.51.100.9, 203.0.113.5"));
+            Assert.StartsWith("HTTP/1.1 429", await same.ReadToEndAsync(TimeSpan.FromSeconds(10)), StringComparison.Ordinal);
+        }
+
+        using (var other = await RawHttpConnection.OpenAsync(client.BaseAddress!))
+        {
+            await other.SendAsync(Head("198.51.100.7"));
+            await other.SendAsync(Envelope);
+            Assert.StartsWith("HTTP/1.1 200", await other.ReadToEndAsync(TimeSpan.FromSeconds(10)), StringComparison.Ordinal);
+        }
+
+        await holder.SendAsync(Envelope.AsMemory(Envelope.Length / 2));
+        Assert.StartsWith("HTTP/1.1 200", await holder.ReadToEndAsync(TimeSpan.FromSeconds(10)), StringComparison.Ordinal);
+        behindProxy.AssertNoServerFaultSince(mark, "forwarded clients over the limit");
+    }
+
     [Theory]
     [InlineData("192.0.2.7", "192.0.2.7")]
     [InlineData("::ffff:192.0.2.7", "192.0.2.7")]
@@ -125,6 +164,25 @@ public sealed class ClientLimitTests(ClientLimitTests.Factory factory) : IClassF
 
                 // The held requests wait for the rest of their bodies throughout.
                 ["Signing:BodyStallTimeout"] = "00:00:10",
+            })
+        {
+        }
+    }
+
+    /// <summary>
+    /// The same, one request a client, with ASP.NET Core's forwarded headers on (<c>ASPNETCORE_FORWARDEDHEADERS_ENABLED</c>
+    /// as a setting), as behind a proxy that appends the client's address to <c>X-Forwarded-For</c>.
+    /// </summary>
+    public sealed class BehindProxyFactory : HostileKestrelFactory
+    {
+        /// <summary>Creates the factory; the server starts on first use.</summary>
+        public BehindProxyFactory()
+            : base(new Dictionary<string, string?>
+            {
+                ["Signing:MaxConcurrentRequestsPerClient"] = "1",
+                ["Signing:MaxRequestBodyBytes"] = Limit.ToString(CultureInfo.InvariantCulture),
+                ["Signing:BodyStallTimeout"] = "00:00:10",
+                ["ForwardedHeaders_Enabled"] = "true",
             })
         {
         }
