@@ -123,9 +123,9 @@ public sealed class SigningOptions
     /// connections from one address, each sending a megabyte and then nothing, keep the in-flight budget full, and an
     /// honest client gets 503 nine times in ten. Unset, there is no limit: behind a proxy or load balancer every client
     /// has the proxy's address, so set it where SigningServer faces clients itself, or behind a proxy that forwards the
-    /// client's address with ASP.NET Core's forwarded headers on (<c>ASPNETCORE_FORWARDEDHEADERS_ENABLED</c>). The Functions app checks the
-    /// value and does not apply it: its only client is the Functions host, and the platform limits concurrency per
-    /// instance.
+    /// client's address with ASP.NET Core's forwarded headers on (<c>ASPNETCORE_FORWARDEDHEADERS_ENABLED</c>). The
+    /// Functions app checks the value and does not apply it: its only client is the Functions host, and the platform
+    /// limits concurrency per instance.
     /// </summary>
     public int? MaxConcurrentRequestsPerClient { get; set; }
 

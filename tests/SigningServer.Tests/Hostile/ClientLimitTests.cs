@@ -147,6 +147,12 @@ public sealed class ClientLimitTests(ClientLimitTests.Factory factory, ClientLim
     }
 
     [Fact]
+    public void The_limits_need_an_app_to_be_added_to()
+    {
+        Assert.Throws<ArgumentNullException>("app", () => ClientLimits.UseSigningClientLimits(null!));
+    }
+
+    [Fact]
     public void A_request_without_an_address_is_no_client_of_its_own()
     {
         Assert.Null(ClientLimits.ClientOf(null));
