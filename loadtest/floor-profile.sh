@@ -8,13 +8,13 @@
 #                             [--strategy transcode] [--top 25] [--out artifacts/floor-profile]
 #                             [--annotate Class:Method] [--host server|functions]
 #
-# Prints, per round, the floor's and the strategy's microseconds per request for each library and for the named symbols
-# that take the most, highest first, then the symbols whose time differs most between the two (the strategy's less the
-# floor's, with the sum over every symbol, so the long tail of small items shows too): each one's share of perf's
-# samples times the server's processor time per request over the drive (from /proc/PID/stat, as floor-rounds.sh reads
-# it), so that a late start of perf's recording changes no figure. Libraries without symbols (OpenSSL's libcrypto)
-# appear among the named symbols only in the last list, each as one item. A drive in which a request is not signed
-# stops the profile, as in floor-rounds.sh. Needs the .NET SDK, curl, wrk
+# Prints, per round, the floor's and the strategy's system calls per request (perf's tracepoints) and microseconds per
+# request for each library and for the named symbols that take the most, highest first, then the symbols whose time
+# differs most between the two (the strategy's less the floor's, with the sum over every symbol, so the long tail of
+# small items shows too): each one's share of perf's samples times the server's processor time per request over the
+# drive (from /proc/PID/stat, as floor-rounds.sh reads it), so that a late start of perf's recording changes no figure.
+# Libraries without symbols (OpenSSL's libcrypto) appear among the named symbols only in the last list, each as one
+# item. A drive in which a request is not signed stops the profile, as in floor-rounds.sh. Needs the .NET SDK, curl, wrk
 # and perf (Debian's linux-perf; perf must be allowed to profile other processes: run as root or lower
 # kernel.perf_event_paranoid).
 #
@@ -190,13 +190,25 @@ for round in $(seq "$rounds"); do
     # perf stops a moment before wrk does, so that every sample falls within the drive.
     perf record -F 1999 -p "$pid" -o "$data" -- sleep $((seconds - 1)) >/dev/null 2>&1 &
     recorder=$!
+    # The system calls over the same second less, counted by the kernel's tracepoints, which need no hardware counter.
+    # A kernel without them leaves the count out of the line, and the profile goes on.
+    rm -f "$data.calls"
+    { perf stat -x, -e raw_syscalls:sys_enter,syscalls:sys_enter_recvfrom -p "$pid" -o "$data.calls" -- sleep $((seconds - 1)) >/dev/null 2>&1 || true; } &
+    counter=$!
     read -r before _ < <(processor_ticks "$pid")
     requests=$(drive "$url" "$seconds" "$who")
     read -r after _ < <(processor_ticks "$pid")
-    wait "$recorder"
+    wait "$recorder" "$counter"
     [ "${requests:-0}" -gt 0 ] || { echo "Round $round: $who answered no request." >&2; exit 1; }
     us=$(awk -v t=$((after - before)) -v r="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz * 1e6 / r }')
-    echo "== round $round, $who: $requests requests, $us us of processor time each; by library, then by symbol"
+    # Each count over the requests of the seconds it covers, as if they came at an even rate.
+    calls="no count of system calls (perf could not read the kernel's tracepoints)"
+    if grep -qE '^[0-9]+,[^,]*,raw_syscalls:sys_enter,' "$data.calls" 2>/dev/null; then
+      calls=$(awk -F, -v r="$requests" -v covered=$((seconds - 1)) -v s="$seconds" '
+        $3 ~ /sys_enter$/ { all = $1 } $3 ~ /recvfrom$/ { receives = $1 }
+        END { n = r * covered / s; printf "%.1f system calls (%.1f receives)", all / n, receives / n }' "$data.calls")
+    fi
+    echo "== round $round, $who: $requests requests, $us us of processor time and $calls each; by library, then by symbol"
     by_dso=$(libraries "$data")
     samples=$(awk '{ s += $2 } END { print s + 0 }' <<<"$by_dso")
     [ "$samples" -gt 0 ] || { echo "Round $round: perf recorded no sample of $who." >&2; exit 1; }
