@@ -7,7 +7,7 @@
 #
 #   loadtest/memory.sh [--uploads 16] [--heap-limit 0x40000000] [--body-limit 33554432]
 #                      [--strategies all|NAME,NAME] [--max-time 120] [--host server|functions] [--out artifacts/memory-run/summary.md]
-#   loadtest/memory.sh --attack headers|reserve|bodies|trickle|steady|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
+#   loadtest/memory.sh --attack headers|reserve|bodies|trickle|steady|bombs|idle|none [--attackers N] [--seconds 40] [--reopen-delay 1]
 #                      [--heap-limit 0x40000000|none] [--per-client N] [--host server|functions] [--out artifacts/memory-run/attack-KIND.md]
 #
 # --heap-limit is bytes, in hex with 0x or in decimal; the in-flight budget (Signing:MaxInFlightBytes) is left to its
@@ -34,6 +34,9 @@
 #   trickle  as bodies, and then one more byte of the body every second, so the body is never silent for long;
 #   steady   --attackers (30) connections send 8 MiB of a body at once and then 16 KiB every half second, never silent
 #            for a beat, each reopened --reopen-delay seconds after the server answers or cuts it;
+#   bombs    --attackers (8) connections each send a whole request with ?strategy=utf8 whose gzip body inflates to an
+#            envelope of no widgets padded with spaces to --body-limit bytes (32 KB on the wire for 32 MiB), again as
+#            soon as the server answers (--reopen-delay 0 by default here): processor time, not memory;
 #   idle     --attackers (5,000) connections that send nothing;
 #   none     the honest client alone, the baseline.
 # The attackers are loadtest/lib/attack.py (python3, asyncio). The table gives the honest signs served (200 with the
@@ -64,7 +67,7 @@ out=
 attack=
 attackers=
 seconds=40
-reopen_delay=1
+reopen_delay=
 per_client=
 
 usage() {
@@ -96,9 +99,11 @@ case "$attack" in
   reserve) attackers=${attackers:-55} ;;
   bodies | trickle) attackers=${attackers:-1000} ;;
   steady) attackers=${attackers:-30} ;;
+  bombs) attackers=${attackers:-8} reopen_delay=${reopen_delay:-0} ;;
   none) attackers=0 ;;
-  *) echo "--attack is headers, reserve, bodies, trickle, steady, idle or none: '$attack'." >&2; usage ;;
+  *) echo "--attack is headers, reserve, bodies, trickle, steady, bombs, idle or none: '$attack'." >&2; usage ;;
 esac
+reopen_delay=${reopen_delay:-1}
 out=${out:-artifacts/memory-run/attack-$attack.md}
 for number in $uploads $body_limit $max_time $seconds ${attackers:-0}; do
   [[ "$number" =~ ^[0-9]+$ ]] || { echo "Not a whole number: '$number'." >&2; usage; }

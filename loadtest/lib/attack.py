@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cheap attacks on a SigningServer on loopback, for loadtest/memory.sh --attack (run by it, not on its own).
 
-  python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|bodies|trickle|steady|idle [--connections 5000]
+  python3 loadtest/lib/attack.py --port PORT --kind headers|reserve|bodies|trickle|steady|bombs|idle [--connections 5000]
                                  [--seconds 40] [--trickle 1] [--reopen-delay 1] [--ramp 1000] [--body-limit 33554432]
                                  [--body-file FILE] [--burst 1048576] [--source 127.0.0.2]
 
@@ -19,6 +19,9 @@ trickle: as bodies, and then one more byte of the body every --trickle seconds, 
 steady:  as bodies with a --burst of 8 MiB by default (the body followed by spaces), and then 16 KiB of spaces every
          --trickle seconds (0.5 by default), so the body is never silent for a beat: what a client can hold for the
          price of 32 KiB a second.
+bombs:   each connection sends a whole request with ?strategy=utf8 whose gzip body inflates to an envelope of no
+         widgets padded with spaces to --body-limit bytes (about a thousandth of that on the wire), and sends it
+         again --reopen-delay seconds after the server answers or cuts it: processor time for a few packets.
 idle:    each connection is opened and sends nothing at all.
 
 Connections are opened at --ramp per second at most, so that the listen queue, not the attack, is not what is
@@ -30,6 +33,7 @@ are a client address of their own beside an honest client at 127.0.0.1.
 
 import argparse
 import asyncio
+import gzip
 import json
 import time
 from collections import Counter
@@ -78,6 +82,12 @@ def first_request_bytes(kind, port, args, serial):
             f"POST /api/sign?strategy=string HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {declared_length(body_limit, serial)}\r\n\r\n"
         ).encode("ascii")
+    if kind == "bombs":
+        head = (
+            f"POST /api/sign?strategy=utf8 HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
+            f"Content-Encoding: gzip\r\nContent-Length: {len(args.bomb)}\r\n\r\n"
+        ).encode("ascii")
+        return head + args.bomb
     if kind in ("bodies", "trickle", "steady"):
         head = (
             f"POST /api/sign HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
@@ -162,7 +172,7 @@ async def hold(kind, port, args, tally, deadline, serial, reader, writer):
 async def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--kind", choices=["headers", "reserve", "bodies", "trickle", "steady", "idle"], required=True)
+    parser.add_argument("--kind", choices=["headers", "reserve", "bodies", "trickle", "steady", "bombs", "idle"], required=True)
     parser.add_argument("--connections", type=int, default=5000)
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--trickle", type=float)
@@ -186,6 +196,10 @@ async def main():
             args.body_bytes = body.read()
         # A steady holder's burst runs on past the body in spaces, which JSON allows between tokens.
         args.burst_bytes = (args.body_bytes + b" " * max(0, args.burst - len(args.body_bytes)) if steady else args.body_bytes)[: args.burst]
+
+    if args.kind == "bombs":
+        start, end = b'{"widgets":[', b"]}"
+        args.bomb = gzip.compress(start + b" " * (args.body_limit - len(start) - len(end)) + end, 9)
 
     tally = Tally()
     started = time.monotonic()

@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Signing.Http.Keys;
+using Signing.Http.Requests;
 
 namespace Signing.Http;
 
@@ -58,6 +59,16 @@ internal static class SignProblems
                 ["strategiesTakingBody"] = takenBy,
             });
     }
+
+    /// <summary>
+    /// A compressed body that inflated past what its bytes on the wire allow: the problem gives the ratio, since the
+    /// body limit is not what it passed.
+    /// </summary>
+    public static ProblemHttpResult InflatesTooFar(DecompressionRatioExceededException exception) => TypedResults.Problem(
+        title: "Body too large",
+        detail: exception.Message,
+        statusCode: StatusCodes.Status413PayloadTooLarge,
+        extensions: new Dictionary<string, object?> { ["maxDecompressionRatio"] = exception.Most });
 
     /// <summary>
     /// A body within <paramref name="strategy"/>'s limit whose canonical document (up to <paramref name="documentBytes"/>)

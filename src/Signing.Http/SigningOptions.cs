@@ -117,6 +117,19 @@ public sealed class SigningOptions
     public TimeSpan BodyStallTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>
+    /// The most a compressed body may decompress to, as a multiple of its bytes on the wire (past its first 64 KiB,
+    /// <see cref="Requests.DecompressionRatio.Allowance"/>); one that goes further is a 413 at once. The body limit alone
+    /// lets 32 KB of gzip inflate to 32 MiB of spaces, which every strategy inflates in full and a buffering one holds
+    /// (a charge of 32 MiB and more against the in-flight budget), for the price of a few packets. A widget envelope
+    /// compresses about 2.3 times (gzip's best, 3,000 widgets); the same widget repeated 3,000 times, 215 times, so a
+    /// test client that sends such bodies compressed needs more: 100 by default, from 2 to 1,000,000.
+    /// </summary>
+    public int MaxDecompressionRatio { get; set; } = 100;
+
+    /// <summary>The largest <see cref="MaxDecompressionRatio"/> accepted: far past deflate's most (1,032), in effect no bound.</summary>
+    public const int MaxMaxDecompressionRatio = 1_000_000;
+
+    /// <summary>
     /// SigningServer's limit per client address: the most requests one address may have in flight at once (an IPv6
     /// address counted by its /64, which one client usually holds whole); one more is answered 429 with
     /// <c>Retry-After</c> at once, before its body is read (<see cref="Access.ClientLimits"/>). Without it, a thousand

@@ -59,6 +59,11 @@ public sealed class SigningOptionsValidator(IHostEnvironment environment, IConfi
             failures.Add($"{SigningOptions.SectionName}:MaxConcurrentRequestsPerClient must be from 1 to {SigningOptions.MaxMaxConcurrentRequestsPerClient} requests, or unset for no limit per client address.");
         }
 
+        if (options.MaxDecompressionRatio is < 2 or > SigningOptions.MaxMaxDecompressionRatio)
+        {
+            failures.Add($"{SigningOptions.SectionName}:MaxDecompressionRatio must be from 2 to {SigningOptions.MaxMaxDecompressionRatio}.");
+        }
+
         if (options.BodyStallTimeout < TimeSpan.FromSeconds(1) || options.BodyStallTimeout > TimeSpan.FromSeconds(10))
         {
             failures.Add($"{SigningOptions.SectionName}:BodyStallTimeout must be between 00:00:01 and 00:00:10.");

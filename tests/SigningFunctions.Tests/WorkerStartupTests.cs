@@ -19,6 +19,7 @@ public sealed class WorkerStartupTests(PublishedWorker worker)
     [InlineData("Signing__MaxRequestBodyBytes", "lots", "Signing:MaxRequestBodyBytes")]
     [InlineData("Signing__MaxInFlightBytes", "9223372036854775807", "Signing:MaxInFlightBytes")]
     [InlineData("Signing__BodyStallTimeout", "-00:00:01", "Signing:BodyStallTimeout")]
+    [InlineData("Signing__MaxDecompressionRatio", "1", "Signing:MaxDecompressionRatio")]
     [InlineData("Signing__RecyclableMemoryStream__MaximumSmallPoolFreeBytes", "9223372036854775807", "Signing:RecyclableMemoryStream:MaximumSmallPoolFreeBytes")]
     [InlineData("Signing__RecyclableMemoryStream__BlockSize", " ", "Signing:RecyclableMemoryStream:BlockSize")]
     [InlineData("Signing__AccessKeys__ops__key", "0123456789abcdefghijklmnopqrstuvwxyz", "Signing:AccessKeys:ops")]

@@ -245,10 +245,11 @@ internal sealed class EnvelopeRequestReader(
         var host = request.BodyReader;
         var signing = options.Value;
         var stall = new BodyStallClock(time, signing.BodyStallTimeout, host.CancelPendingRead, slowBodies, charge);
+        GuardedBodyReader? wire = null;
         var opened = BodyNegotiation.TryOpen(
             request,
             decompression,
-            () => new GuardedBodyReader(host, ownsInner: false, long.MaxValue, admit: null, stall, decoding: null, progress: stall).AsStream(leaveOpen: true),
+            () => (wire = new GuardedBodyReader(host, ownsInner: false, long.MaxValue, admit: null, stall, decoding: null, progress: stall)).AsStream(leaveOpen: true),
             out var decompressing,
             out var declaredBytes,
             out var problem);
@@ -274,7 +275,8 @@ internal sealed class EnvelopeRequestReader(
             stall.ExpectDecompressed();
         }
 
-        body = decompressing is null
+        // The decompressor reads the host's body through wire, which counts what came compressed.
+        body = decompressing is null || wire is null
             ? new GuardedBodyReader(host, ownsInner: false, limit, admit, stall, decoding: null, progress: stall)
             : new GuardedBodyReader(
                 PipeReader.Create(decompressing, new StreamPipeReaderOptions(bufferSize: ReadSize)),
@@ -283,7 +285,8 @@ internal sealed class EnvelopeRequestReader(
                 admit,
                 clock: null,
                 decompressing,
-                progress: stall);
+                progress: stall,
+                new DecompressionRatio(wire, signing.MaxDecompressionRatio));
         clock = stall;
         return null;
     }
@@ -312,6 +315,12 @@ internal sealed class EnvelopeRequestReader(
                 else if (e is BodyStalledException)
                 {
                     CloseAfterResponse(request.HttpContext);
+                }
+                else if (e is DecompressionRatioExceededException inflated)
+                {
+                    // Refused part-way, as the 413 below: how much more is coming is not known.
+                    request.HttpContext.Response.Headers.Connection = "close";
+                    return SignProblems.InflatesTooFar(inflated);
                 }
                 else if (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
                 {

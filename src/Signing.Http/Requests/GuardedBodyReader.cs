@@ -10,14 +10,15 @@ namespace Signing.Http.Requests;
 /// <summary>
 /// The request body as the endpoint reads it, whichever way it is consumed (drained into pooled blocks, or tokenized
 /// straight from the wire): a <see cref="PipeReader"/> over the host's own <c>Request.BodyReader</c>, so no copy of the
-/// body is made on the way, that enforces read by read what must hold for every request. Past the size limit it is a
-/// 413; silent while the server waits for it (<see cref="BodyStallClock"/>), a 408; a broken connection or a body that
-/// does not decompress, a 400; and grown past what the in-flight budget admits, a refusal
+/// body is made on the way, that enforces read by read what must hold for every request. Past the size limit, or
+/// decompressed past what its bytes on the wire allow (<see cref="DecompressionRatio"/>), it is a 413; silent while
+/// the server waits for it (<see cref="BodyStallClock"/>), a 408; a broken connection or a body that does not
+/// decompress, a 400; and grown past what the in-flight budget admits, a refusal
 /// (<see cref="InFlightBudgetExceededException"/>).
 /// </summary>
 /// <remarks>
 /// A compressed body is two of these: one with the stall clock over the host's reader, seen as a stream by the
-/// decompressor, and one with the limit and the charge over the decompressed bytes. A stall is ended with
+/// decompressor, and one with the limit, the ratio and the charge over the decompressed bytes. A stall is ended with
 /// <see cref="PipeReader.CancelPendingRead"/> and the host's read is then advanced, so the host's reader is left as it
 /// expects: never cancelled through a token, which Kestrel reports as "Reading is already in progress" when it drains
 /// the body.
@@ -31,6 +32,7 @@ internal sealed class GuardedBodyReader : PipeReader
     private readonly BodyStallClock? _clock;
     private readonly BodyStallClock? _progress;
     private readonly Stream? _decoding;
+    private readonly DecompressionRatio? _ratio;
     private ReadOnlySequence<byte> _buffer;
     private bool _examining;
     private long _consumed;
@@ -48,8 +50,16 @@ internal sealed class GuardedBodyReader : PipeReader
     /// Told of the bytes this reader sees, as the body's progress (<see cref="BodyStallClock.Arrived"/>, or
     /// <see cref="BodyStallClock.Decompressed"/> over a decompressor). None: not told.
     /// </param>
+    /// <param name="ratio">Over a decompressor, how far the bytes seen may outgrow those on the wire. None: no bound.</param>
     public GuardedBodyReader(
-        PipeReader inner, bool ownsInner, long limit, Func<long, bool>? admit, BodyStallClock? clock, Stream? decoding, BodyStallClock? progress = null)
+        PipeReader inner,
+        bool ownsInner,
+        long limit,
+        Func<long, bool>? admit,
+        BodyStallClock? clock,
+        Stream? decoding,
+        BodyStallClock? progress = null,
+        DecompressionRatio? ratio = null)
     {
         _inner = inner;
         _ownsInner = ownsInner;
@@ -58,6 +68,7 @@ internal sealed class GuardedBodyReader : PipeReader
         _clock = clock;
         _progress = progress;
         _decoding = decoding;
+        _ratio = ratio;
     }
 
     /// <summary>Bytes seen so far: consumed, and buffered but not yet consumed.</summary>
@@ -200,6 +211,11 @@ internal sealed class GuardedBodyReader : PipeReader
         if (seen > _limit)
         {
             throw HandBack(new BadHttpRequestException($"The body is larger than the limit of {_limit} bytes.", StatusCodes.Status413PayloadTooLarge));
+        }
+
+        if (_ratio is not null && !_ratio.Allows(seen))
+        {
+            throw HandBack(new DecompressionRatioExceededException(_ratio.Most));
         }
 
         if (_admit is not null && seen > _admitted)

@@ -12,7 +12,13 @@ public sealed class KestrelStallFactory : HostileKestrelFactory
 
     /// <summary>Creates the factory; the server starts on first use.</summary>
     public KestrelStallFactory()
-        : base(new Dictionary<string, string?> { ["Signing:BodyStallTimeout"] = "00:00:02" })
+        : base(new Dictionary<string, string?>
+        {
+            ["Signing:BodyStallTimeout"] = "00:00:02",
+
+            // The stall tests trickle blocks that inflate 400 times, which the ratio would refuse before the stall.
+            ["Signing:MaxDecompressionRatio"] = "1000000",
+        })
     {
     }
 }

@@ -215,6 +215,21 @@ public sealed class SigningOptionsValidatorTests
         AssertOnly(options, valid, "Signing:MaxConcurrentRequestsPerClient must be from 1 to 10000 requests, or unset for no limit per client address.");
     }
 
+    [Theory]
+    [InlineData(1, false)]
+    [InlineData(0, false)]
+    [InlineData(2, true)]
+    [InlineData(100, true)]
+    [InlineData(SigningOptions.MaxMaxDecompressionRatio, true)]
+    [InlineData(SigningOptions.MaxMaxDecompressionRatio + 1, false)]
+    public void Decompression_ratio_is_from_2_to_a_million(int most, bool valid)
+    {
+        var options = WithKey();
+        options.MaxDecompressionRatio = most;
+
+        AssertOnly(options, valid, "Signing:MaxDecompressionRatio must be from 2 to 1000000.");
+    }
+
     [Fact]
     public void Stream_pool_rules_are_part_of_the_validation()
     {

@@ -21,6 +21,7 @@ public sealed class StartupExitTests
         { "Signing__Key", "REVWLU9OTFkgc2lnbmluZyBrZXksIE5PVCBTRUNSRVQ=", "Signing:Key", "development key" },
         { "Signing__MaxRequestBodyBytes", "10", "Signing:MaxRequestBodyBytes", "must be from 1024 to 2147483647 bytes" },
         { "Signing__BodyStallTimeout", "00:01:00", "Signing:BodyStallTimeout", "between" },
+        { "Signing__MaxDecompressionRatio", "1", "Signing:MaxDecompressionRatio", "must be from 2" },
         { "Signing__AccessKeys__ops", "0123456789abcdefghijklmnopqrstu", "Signing:AccessKeys:ops", "too short" },
         { "Signing__AccessKeys__ops__key", "0123456789abcdefghijklmnopqrstuvwxyz", "Signing:AccessKeys:ops", "has settings under it" },
         { "Signing__Keys__next__key", TestKey.Base64, "Signing:Keys:next", "has settings under it" },
