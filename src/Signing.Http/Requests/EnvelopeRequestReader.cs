@@ -276,6 +276,7 @@ internal sealed class EnvelopeRequestReader(
         }
 
         // The decompressor reads the host's body through wire, which counts what came compressed.
+        // Stryker disable once Logical : the decompressor is made only over wire, so both are null or neither.
         body = decompressing is null || wire is null
             ? new GuardedBodyReader(host, ownsInner: false, limit, admit, stall, decoding: null, progress: stall)
             : new GuardedBodyReader(

@@ -1,4 +1,6 @@
+using System.IO.Pipelines;
 using System.Net;
+using Signing.Http.Requests;
 using SigningServer.Tests.Clients;
 using SigningServer.Tests.Hosts;
 using SigningServer.Tests.Reading;
@@ -51,6 +53,24 @@ public sealed class DecompressionRatioTests(SigningServerFactory factory) : ICla
         using var response = await client.PostAsync("/api/sign", content);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task The_bound_is_64_KiB_and_the_ratio_times_the_wire_bytes_seen_both_included()
+    {
+        var pipe = new Pipe();
+        await pipe.Writer.WriteAsync(new byte[1000]);
+        var wire = new GuardedBodyReader(pipe.Reader, ownsInner: true, long.MaxValue, admit: null, clock: null, decoding: null);
+        var ratio = new DecompressionRatio(wire, 100);
+
+        Assert.True(ratio.Allows(DecompressionRatio.Allowance));
+        Assert.False(ratio.Allows(DecompressionRatio.Allowance + 1));
+
+        var read = await wire.ReadAsync();
+        Assert.True(ratio.Allows(DecompressionRatio.Allowance + 100_000));
+        Assert.False(ratio.Allows(DecompressionRatio.Allowance + 100_001));
+        wire.AdvanceTo(read.Buffer.End);
+        Assert.True(ratio.Allows(DecompressionRatio.Allowance + 100_000));
     }
 
     [Fact]
