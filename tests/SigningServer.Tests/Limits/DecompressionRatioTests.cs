@@ -15,9 +15,7 @@ namespace SigningServer.Tests.Limits;
 public sealed class DecompressionRatioTests(SigningServerFactory factory) : IClassFixture<SigningServerFactory>
 {
     [Theory]
-    [InlineData("gzip")]
-    [InlineData("br")]
-    [InlineData("deflate")]
+    [MemberData(nameof(NegotiationTests.Codings), MemberType = typeof(NegotiationTests))]
     public async Task A_body_that_inflates_over_100_times_its_wire_bytes_is_413_naming_the_ratio(string coding)
     {
         using var client = factory.CreateClient();
