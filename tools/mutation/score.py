@@ -19,7 +19,9 @@ def load(path):
     out = {}
     for name, f in report["files"].items():
         rel = name.split("/src/", 1)[-1]
-        sources[rel] = f.get("source", "")
+        # The raw copy's text, loaded first: the spans for re-running its timeouts are offsets into it, and the marks
+        # run's text differs (its '// Stryker' lines are not blanked).
+        sources.setdefault(rel, f.get("source", ""))
         for m in f["mutants"]:
             loc = m["location"]
             key = (rel, loc["start"]["line"], loc["start"]["column"], loc["end"]["line"], loc["end"]["column"],
