@@ -8,11 +8,17 @@
 #
 #   loadtest/floor-rounds.sh [--widgets 3000] [--rounds 10] [--seconds 5] [--warmup 20] [--connections 8]
 #                            [--strategy transcode] [--out artifacts/floor-rounds] [--baseline DIR]
+#   loadtest/floor-rounds.sh --pool DIR [DIR…]
 #
 # --baseline DIR (absolute, or relative to this repository's root) puts another checkout of this repository (git
 # worktree add DIR COMMIT) in the floor's place: its SigningServer, built in Release from DIR and started as this one
 # is, signs with the same strategy, so each round compares a change with the code before it as it compares a strategy
 # with the floor, and every figure below is then a ratio to the baseline's.
+#
+# --pool DIR… builds and drives nothing: it prints the summary below over the rounds of earlier runs together (each
+# DIR an --out of one, holding its rounds.txt; give --strategy too if they measured another). Runs of the same code on
+# the same machine pool; one run of 16 rounds does not settle the second decimal here, and the pooled median's interval
+# narrows as rounds are added. Runs against the floor and against a baseline do not pool.
 #
 # Prints one line per round (requests per second, p99 and processor time per request, each as a ratio to the floor's
 # in the same round; the processor time also split into user and kernel time, the strategy's less the floor's, in
@@ -34,8 +40,13 @@ strategy=transcode
 out=artifacts/floor-rounds
 host=server
 baseline=
+pool=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --pool)
+      shift
+      while [ $# -gt 0 ] && [[ "$1" != --* ]]; do pool+=("$1"); shift; done
+      [ ${#pool[@]} -gt 0 ] || { echo "--pool takes one or more --out folders of earlier runs." >&2; exit 2; } ;;
     --widgets) widgets=${2:?}; shift 2 ;;
     --rounds) rounds=${2:?}; shift 2 ;;
     --seconds) seconds=${2:?}; shift 2 ;;
@@ -47,6 +58,50 @@ while [ $# -gt 0 ]; do
     *) echo "Unknown option '$1'; see the comment at the top of $0." >&2; exit 2 ;;
   esac
 done
+
+# The median (of an even count, the mean of the middle two), lowest and highest of column $1 of the rounds in file
+# $rounds_file, with $2 decimals.
+summary() {
+  sort -g -k"$1" "$rounds_file" | awk -v k="$1" -v d="${2:-2}" '{ v[NR] = $k } END {
+    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    f = "%." d "f"
+    printf "median " f " (" f " to " f ")", m, v[1], v[NR] }'
+}
+# Where the median of column $1 lies, whatever the rounds' spread: between the j-th lowest and j-th highest round, j the
+# largest for which fewer than j of n rounds fall below the true median with a chance of at most 2.5% (binomial, one
+# half), so the interval holds it with at least 95% confidence. Fewer than 6 rounds allow no such interval.
+interval() {
+  sort -g -k"$1" "$rounds_file" | awk -v k="$1" '{ v[NR] = $k } END {
+    n = NR; p = 0.5 ^ n; below = 0
+    for (j = 0; j < n && below + p <= 0.025; j++) { below += p; p = p * (n - j) / (j + 1) }
+    if (j == 0) { printf "too few rounds to place the median"; exit }
+    printf "the median within %.2f to %.2f (%.1f%%)", v[j], v[n - j + 1], 100 * (1 - 2 * below) }'
+}
+# The line that ends a run: $1 rounds of $strategy against the $reference.
+report() {
+  echo "$strategy against the $reference over $1 rounds: req/s $(summary 2), $(interval 2);" \
+    "p99 $(summary 3), $(interval 3); CPU/req $(summary 4);" \
+    "beyond the $reference's, user us/req $(summary 7 0), kernel us/req $(summary 8 0)"
+}
+
+if [ ${#pool[@]} -gt 0 ]; then
+  rounds_file=$(mktemp)
+  trap 'rm -f "$rounds_file"' EXIT
+  reference=
+  for dir in "${pool[@]}"; do
+    [ -s "$dir/rounds.txt" ] || { echo "--pool takes the --out folders of earlier runs; '$dir' holds no rounds.txt." >&2; exit 2; }
+    # A run leaves the log of the server it compared with, a baseline's ratios being to that code, not to the floor; a
+    # folder used again keeps the other's log from before, so the newer one tells.
+    kind=floor
+    [ ! "$dir/baseline.server.log" -nt "$dir/floor.server.log" ] || kind=baseline
+    [ -z "$reference" ] || [ "$reference" = "$kind" ] ||
+      { echo "--pool: '$dir' compares with the $kind, the folders before it with the $reference; they do not pool." >&2; exit 2; }
+    reference=$kind
+    cat "$dir/rounds.txt" >>"$rounds_file"
+  done
+  report "$(wc -l <"$rounds_file") pooled"
+  exit 0
+fi
 
 for number in $widgets $rounds $seconds $warmup $connections; do
   [[ "$number" =~ ^[1-9][0-9]*$ ]] || { echo "Not a whole number of at least 1: '$number'." >&2; exit 2; }
@@ -121,24 +176,5 @@ for round in $(seq "$rounds"); do
     awk -v ref="$reference" -v strategy="$strategy" '{ printf "round %d: %s %.1f req/s, %s %.1f req/s; req/s %.2f, p99 %.2f, CPU/req %.2f of the %s; beyond it, user %+d us/req, kernel %+d\n", $1, ref, $5, strategy, $6, $2, $3, $4, ref, $7, $8 }'
 done
 
-# The median (of an even count, the mean of the middle two), lowest and highest of column $1 of rounds.txt, with $2
-# decimals.
-summary() {
-  sort -g -k"$1" "$out/rounds.txt" | awk -v k="$1" -v d="${2:-2}" '{ v[NR] = $k } END {
-    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    f = "%." d "f"
-    printf "median " f " (" f " to " f ")", m, v[1], v[NR] }'
-}
-# Where the median of column $1 lies, whatever the rounds' spread: between the j-th lowest and j-th highest round, j the
-# largest for which fewer than j of n rounds fall below the true median with a chance of at most 2.5% (binomial, one
-# half), so the interval holds it with at least 95% confidence. Fewer than 6 rounds allow no such interval.
-interval() {
-  sort -g -k"$1" "$out/rounds.txt" | awk -v k="$1" '{ v[NR] = $k } END {
-    n = NR; p = 0.5 ^ n; below = 0
-    for (j = 0; j < n && below + p <= 0.025; j++) { below += p; p = p * (n - j) / (j + 1) }
-    if (j == 0) { printf "too few rounds to place the median"; exit }
-    printf "the median within %.2f to %.2f (%.1f%%)", v[j], v[n - j + 1], 100 * (1 - 2 * below) }'
-}
-echo "$strategy against the $reference over $rounds rounds: req/s $(summary 2), $(interval 2);" \
-  "p99 $(summary 3), $(interval 3); CPU/req $(summary 4);" \
-  "beyond the $reference's, user us/req $(summary 7 0), kernel us/req $(summary 8 0)"
+rounds_file="$out/rounds.txt"
+report "$rounds"
